@@ -1,0 +1,33 @@
+//! tact's classifiers: question effort (low / medium / high) with reasons.
+//!
+//! ```
+//! use tact_classifiers::effort::{EffortClassifier, Strategy};
+//! use tact_types::EffortLevel;
+//!
+//! let classifier = EffortClassifier::builder().build()?;
+//! let r = classifier.classify("Should I use PostgreSQL or MySQL?", None);
+//! assert_eq!(r.label, EffortLevel::Low);
+//!
+//! let r = classifier.classify("Can you profile the service in staging and send me the flame graph?", None);
+//! assert_eq!(r.label, EffortLevel::High);
+//! assert!(!r.reasons.is_empty());
+//!
+//! // The ADR-001-002 baseline stays available for comparison.
+//! let seed = EffortClassifier::builder().strategy(Strategy::Seed).build()?;
+//! assert_eq!(seed.classify("How should we handle errors?", None).label, EffortLevel::Low);
+//!
+//! // Hosts that only see whole messages get every question with its effort.
+//! let found = classifier.questions("I read the config. Which port should I use, 8080 or 9090?");
+//! assert_eq!(found.len(), 1);
+//! # Ok::<(), tact_classifiers::Error>(())
+//! ```
+//!
+//! # Features
+//!
+//! No optional features; every strategy is always compiled.
+#![deny(missing_docs)]
+
+pub mod effort;
+mod error;
+
+pub use error::Error;

@@ -1,0 +1,2 @@
+//! tact CLI.
+fn main() {}

@@ -1,0 +1,35 @@
+//! The error type of `tact-core`.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong in `tact-core`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CoreError {
+    /// A cue pattern failed to compile.
+    #[error("invalid cue pattern `{pattern}`: {message}")]
+    Pattern {
+        /// The pattern as given.
+        pattern: String,
+        /// Why it was rejected.
+        message: String,
+    },
+    /// A dataset line is not valid for its task.
+    #[error("{file}:{line}: {message}")]
+    Dataset {
+        /// The file (or source name) the line came from.
+        file: String,
+        /// The 1-based line number.
+        line: usize,
+        /// What is wrong with the line.
+        message: String,
+    },
+    /// A file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The path that failed.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+}

@@ -1,0 +1,489 @@
+//! Unicode-aware normalization, word counting, sentence splitting and
+//! question extraction.
+//!
+//! Offsets are byte offsets into the original text and always fall on
+//! character boundaries, so `&text[seg.start..seg.end]` never panics.
+
+use unicode_normalization::UnicodeNormalization;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Normalizes text for matching: compatibility decomposition with accents
+/// removed (`é` → `e`, `ß` → `ss`), lower case, typographic quotes and
+/// dashes mapped to ASCII, and runs of white space collapsed to one space.
+///
+/// Cue patterns are written against this form.
+pub fn normalize(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pending_space = false;
+    let mut push = |c: char, out: &mut String| {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+            return;
+        }
+        if pending_space {
+            out.push(' ');
+            pending_space = false;
+        }
+        for l in c.to_lowercase() {
+            out.push(l);
+        }
+    };
+    if text.is_ascii() {
+        for c in text.chars() {
+            push(c, &mut out);
+        }
+        return out;
+    }
+    for c in text.nfkd() {
+        match c {
+            '\u{0300}'..='\u{036f}' => {}
+            'ß' => {
+                push('s', &mut out);
+                push('s', &mut out);
+            }
+            '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{2032}' => push('\'', &mut out),
+            '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{00ab}' | '\u{00bb}' => push('"', &mut out),
+            '\u{2013}' | '\u{2014}' | '\u{2212}' => push('-', &mut out),
+            _ => push(c, &mut out),
+        }
+    }
+    out
+}
+
+/// The words of a text by Unicode word boundaries (UAX #29): `e.g.` and
+/// `3.11` are one word each, punctuation is not a word.
+pub fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.unicode_words()
+}
+
+/// Number of words in a text (see [`words`]).
+pub fn word_count(text: &str) -> usize {
+    words(text).count()
+}
+
+/// A span of a text: a sentence, a question or a code block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    /// Byte offset of the first character.
+    pub start: usize,
+    /// Byte offset one past the last character.
+    pub end: usize,
+    /// Whether the span is a fenced code block rather than prose.
+    pub is_code: bool,
+}
+
+impl Segment {
+    /// The segment's text within `source` (empty if the offsets do not fit).
+    pub fn text<'a>(&self, source: &'a str) -> &'a str {
+        source.get(self.start..self.end).unwrap_or("")
+    }
+}
+
+/// Abbreviations (lower case, without their final dot) after which a dot
+/// does not end a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "eg", "ie", "vs", "cf", "approx", "dr", "mr", "mrs", "ms", "prof", "fig", "figs",
+    "eq", "eqs", "no", "nr", "sec", "st", "resp", "incl", "excl", "min", "max", "ca", "z.b", "d.h",
+    "u.a", "bzw", "vgl", "evtl", "ggf", "usw", "p.ej", "ej", "aprox", "pag", "p", "pp", "vol",
+    "ver", "al", "et al", "etc",
+];
+
+fn is_terminator(c: char) -> bool {
+    matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '…')
+}
+
+fn is_closer(c: char) -> bool {
+    matches!(
+        c,
+        '"' | '\'' | ')' | ']' | '}' | '»' | '”' | '’' | '*' | '_'
+    )
+}
+
+/// Whether the line starting at `rest` begins with a list marker
+/// (`- `, `* `, `+ `, `• `, `1. `, `1) `, `a) `).
+fn starts_list_item(rest: &str) -> bool {
+    let t = rest.trim_start_matches([' ', '\t']);
+    let mut chars = t.chars();
+    match chars.next() {
+        Some('-' | '*' | '+' | '•') => chars.next().is_some_and(char::is_whitespace),
+        Some(c) if c.is_ascii_digit() || c.is_ascii_lowercase() => {
+            let mut n = 1;
+            let mut c2 = chars.next();
+            while let Some(d) = c2 {
+                if d.is_ascii_digit() && c.is_ascii_digit() && n < 3 {
+                    n += 1;
+                    c2 = chars.next();
+                } else {
+                    break;
+                }
+            }
+            if c.is_ascii_lowercase() {
+                return c2 == Some(')') && chars.next().is_some_and(char::is_whitespace);
+            }
+            matches!(c2, Some('.' | ')')) && chars.next().is_some_and(char::is_whitespace)
+        }
+        _ => false,
+    }
+}
+
+/// The word just before byte `dot` (exclusive), lower-cased, for the
+/// abbreviation check.
+fn word_before(text: &str, dot: usize) -> String {
+    let head = &text[..dot];
+    let start = head
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace() || matches!(c, '(' | '"' | '\'' | '[' | '`'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    head[start..].to_lowercase()
+}
+
+fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
+    let word = word_before(text, dot);
+    if word.is_empty() {
+        return true;
+    }
+    // "1." opening a numbered list item.
+    let line = text[..dot].rsplit('\n').next().unwrap_or("").trim();
+    if !line.is_empty() && line.len() <= 3 && line.chars().all(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    // A single letter is an initial ("J. Smith") or an enumerator.
+    let mut chars = word.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        if c.is_alphabetic() {
+            return false;
+        }
+    }
+    if ABBREVIATIONS.contains(&word.as_str()) {
+        return word == "etc" && next.is_some_and(char::is_uppercase);
+    }
+    // The dot before a lower-case word is rarely a sentence end.
+    !next.is_some_and(char::is_lowercase)
+}
+
+/// Splits a text into sentences.
+///
+/// A sentence ends at `.`, `!`, `?` (and their full-width forms, `…`)
+/// followed by white space or the end of the text, after any closing quotes
+/// or brackets. Dots after abbreviations (`e.g.`, `z.B.`), inside version
+/// numbers (`3.11`), URLs and file names, and any terminator inside inline
+/// code (`` `a.b?` ``) do not end a sentence. A blank line or a list item
+/// starts a new sentence; a fenced code block (```` ``` ````) is returned as
+/// one segment with `is_code` set.
+pub fn split_sentences(text: &str) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let mut start = 0usize;
+    let mut in_code = false;
+    let bytes_len = text.len();
+    let mut iter = text.char_indices().peekable();
+    let push = |out: &mut Vec<Segment>, s: usize, e: usize, is_code: bool| {
+        let seg = &text[s..e];
+        let trimmed_start = s + (seg.len() - seg.trim_start().len());
+        let trimmed_end = e - (seg.len() - seg.trim_end().len());
+        if trimmed_end > trimmed_start {
+            out.push(Segment {
+                start: trimmed_start,
+                end: trimmed_end,
+                is_code,
+            });
+        }
+    };
+    let mut line_start = true;
+    while let Some((i, c)) = iter.next() {
+        if line_start {
+            let rest = &text[i..];
+            let trimmed = rest.trim_start_matches([' ', '\t']);
+            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+                // Fenced code block: runs to the closing fence line.
+                push(&mut out, start, i, false);
+                let fence = &trimmed[..3];
+                let after_open = rest.find('\n').map_or(bytes_len, |n| i + n + 1);
+                let mut end = bytes_len;
+                let mut pos = after_open;
+                while pos < bytes_len {
+                    let line_end = text[pos..].find('\n').map_or(bytes_len, |n| pos + n);
+                    if text[pos..line_end].trim_start().starts_with(fence) {
+                        end = line_end;
+                        break;
+                    }
+                    pos = line_end + 1;
+                }
+                push(&mut out, i, end, true);
+                start = end;
+                while iter.peek().is_some_and(|(j, _)| *j < end) {
+                    iter.next();
+                }
+                line_start = false;
+                in_code = false;
+                continue;
+            }
+            if i > start && starts_list_item(rest) && !in_code {
+                push(&mut out, start, i, false);
+                start = i;
+            }
+        }
+        line_start = c == '\n';
+        if c == '`' {
+            in_code = !in_code;
+            continue;
+        }
+        if c == '\n' {
+            // A blank line ends the sentence (and any unclosed inline code).
+            let rest = &text[i + 1..];
+            let blank = rest
+                .split('\n')
+                .next()
+                .is_some_and(|l| l.trim().is_empty() && rest.contains('\n'));
+            if blank {
+                push(&mut out, start, i, false);
+                start = i + 1;
+                in_code = false;
+            }
+            continue;
+        }
+        if in_code || !is_terminator(c) {
+            continue;
+        }
+        // Swallow runs of terminators and closers ("?!", ".)", "?\"").
+        let mut end = i + c.len_utf8();
+        while let Some(&(j, d)) = iter.peek() {
+            if is_terminator(d) || is_closer(d) {
+                end = j + d.len_utf8();
+                iter.next();
+            } else {
+                break;
+            }
+        }
+        let next = text[end..].chars().next();
+        if !next.is_none_or(char::is_whitespace) {
+            continue;
+        }
+        let next_word = text[end..].trim_start().chars().next();
+        if c == '.' || c == '…' {
+            let ends = if c == '.' && text[i..end].starts_with("...") {
+                !next_word.is_some_and(char::is_lowercase)
+            } else if c == '.' {
+                dot_ends_sentence(text, i, next_word)
+            } else {
+                !next_word.is_some_and(char::is_lowercase)
+            };
+            if !ends {
+                continue;
+            }
+        }
+        push(&mut out, start, end, false);
+        start = end;
+    }
+    push(&mut out, start, bytes_len, false);
+    out
+}
+
+/// Starts of direct requests that count as questions without a `?`
+/// (already normalized: lower case, no accents).
+const REQUEST_STARTS: &[&str] = &[
+    "please confirm",
+    "please let me know",
+    "please tell me",
+    "please advise",
+    "please choose",
+    "please select",
+    "please pick",
+    "please specify",
+    "please clarify",
+    "please provide",
+    "please share",
+    "please send",
+    "please paste",
+    "please check",
+    "please decide",
+    "please review",
+    "let me know",
+    "tell me which",
+    "tell me what",
+    "tell me whether",
+    "tell me if",
+    "confirm whether",
+    "confirm that",
+    "i need you to",
+    "i'd need you to",
+    "i would need you to",
+    "could you please",
+    "can you please",
+    "por favor confirma",
+    "por favor, confirma",
+    "por favor indica",
+    "por favor, indica",
+    "por favor dime",
+    "por favor, dime",
+    "confirmame",
+    "avisame",
+    "dime si",
+    "dime que",
+    "dime cual",
+    "indicame",
+    "hazme saber",
+    "bitte bestatige",
+    "bitte bestatigen",
+    "bitte gib",
+    "bitte sag",
+    "bitte teile",
+    "bitte schick",
+    "bitte prufe",
+    "lass mich wissen",
+    "sag mir",
+    "gib mir bescheid",
+    "teile mir mit",
+];
+
+/// Whether a sentence reads as a question: it ends in `?`/`？` (before
+/// closing quotes or brackets), opens with `¿`, or is a direct request such
+/// as "please confirm ...", "let me know which ...", "avísame ...", "bitte
+/// bestätige ...".
+pub fn is_question(sentence: &str) -> bool {
+    let t = sentence.trim();
+    let core = t.trim_end_matches(|c: char| is_closer(c) || c == '.' || c == '!' || c == ':');
+    if core.ends_with('?') || core.ends_with('？') || t.starts_with('¿') {
+        return true;
+    }
+    let head: String = t.chars().take(40).collect();
+    let head = normalize(head.trim_start_matches(['-', '*', '+', '•', ' ', '>']));
+    let head = head.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let head = head
+        .strip_prefix("ok, ")
+        .or_else(|| head.strip_prefix("also, "))
+        .or_else(|| head.strip_prefix("and "))
+        .unwrap_or(head);
+    REQUEST_STARTS.iter().any(|p| head.starts_with(p))
+}
+
+/// Extracts the questions of a whole agent message.
+///
+/// Questions are the prose sentences that [`is_question`] accepts. When a
+/// question is followed directly by a list (the options it offers), the list
+/// is kept with the question so that a classifier sees the options. Code
+/// blocks are never questions.
+pub fn extract_questions(message: &str) -> Vec<Segment> {
+    let sentences = split_sentences(message);
+    let mut out: Vec<Segment> = Vec::new();
+    let mut i = 0;
+    while i < sentences.len() {
+        let s = sentences[i];
+        i += 1;
+        if s.is_code || !is_question(s.text(message)) {
+            continue;
+        }
+        let mut q = s;
+        let own_text = s.text(message);
+        let opens_list = !starts_list_item(own_text);
+        if opens_list {
+            while i < sentences.len()
+                && !sentences[i].is_code
+                && starts_list_item(sentences[i].text(message))
+                && !is_question(sentences[i].text(message))
+            {
+                q.end = sentences[i].end;
+                i += 1;
+            }
+        }
+        out.push(q);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sents(t: &str) -> Vec<&str> {
+        split_sentences(t).iter().map(|s| s.text(t)).collect()
+    }
+
+    #[test]
+    fn normalize_folds_case_accents_quotes_and_space() {
+        assert_eq!(normalize("  ¿Cuál   prefieres?\n"), "¿cual prefieres?");
+        assert_eq!(normalize("Größe “Über”"), "grosse \"uber\"");
+        assert_eq!(normalize("It’s FINE"), "it's fine");
+        assert_eq!(normalize(""), "");
+    }
+
+    #[test]
+    fn words_keep_abbreviations_and_versions_whole() {
+        assert_eq!(word_count("Use Python 3.11, e.g. with uv?"), 6);
+        assert_eq!(word_count("   "), 0);
+        assert_eq!(word_count("¿Qué versión de Node usas?"), 5);
+    }
+
+    #[test]
+    fn sentences_survive_abbreviations_versions_urls_and_code() {
+        assert_eq!(
+            sents("Use a tool, e.g. ruff. Then run it."),
+            ["Use a tool, e.g. ruff.", "Then run it."]
+        );
+        assert_eq!(
+            sents("We need Python 3.11 here. Is that ok?"),
+            ["We need Python 3.11 here.", "Is that ok?"]
+        );
+        assert_eq!(
+            sents("See https://example.com/a.b?x=1 for details. Done!"),
+            ["See https://example.com/a.b?x=1 for details.", "Done!"]
+        );
+        assert_eq!(
+            sents("Call `foo. bar?` now. Ok?"),
+            ["Call `foo. bar?` now.", "Ok?"]
+        );
+        assert_eq!(
+            sents("Wie z.B. hier. Und dann?"),
+            ["Wie z.B. hier.", "Und dann?"]
+        );
+        assert_eq!(sents("He said \"stop.\" Then left."), ["He said \"stop.\"", "Then left."]);
+    }
+
+    #[test]
+    fn fenced_code_is_one_segment() {
+        let t = "Here:\n```rust\nfn a() { b(); }\n// why? no.\n```\nShould I keep it?";
+        let segs = split_sentences(t);
+        assert_eq!(segs.len(), 3);
+        assert!(segs[1].is_code);
+        assert_eq!(segs[2].text(t), "Should I keep it?");
+    }
+
+    #[test]
+    fn blank_lines_and_list_items_split() {
+        assert_eq!(sents("Intro line\n\nNext part"), ["Intro line", "Next part"]);
+        assert_eq!(
+            sents("Options:\n- A\n- B"),
+            ["Options:", "- A", "- B"]
+        );
+    }
+
+    #[test]
+    fn questions_include_requests_and_trailing_option_lists() {
+        let m = "I looked at the repo. Which approach do you prefer?\n1. Rewrite\n2. Patch\n\nLet me know if the port is 8080.";
+        let qs: Vec<&str> = extract_questions(m).iter().map(|q| q.text(m)).collect();
+        assert_eq!(
+            qs,
+            [
+                "Which approach do you prefer?\n1. Rewrite\n2. Patch",
+                "Let me know if the port is 8080."
+            ]
+        );
+        let es = "Revisé el código. ¿Quieres que lo borre? Avísame cuando puedas.";
+        assert_eq!(extract_questions(es).len(), 2);
+        let de = "Bitte bestätige den Pfad. Danke.";
+        assert_eq!(extract_questions(de).len(), 1);
+        assert!(extract_questions("No questions here. None at all.").is_empty());
+        assert!(extract_questions("```\nwhat?\n```").is_empty());
+    }
+
+    #[test]
+    fn offsets_are_char_boundaries_for_odd_input() {
+        for t in ["", "?", "...", "é?é.", "`", "```", "a\n\n\n?", "1.\n2.", "¿", "🙂? 🙂."] {
+            for s in split_sentences(t) {
+                assert!(t.is_char_boundary(s.start) && t.is_char_boundary(s.end));
+                let _ = s.text(t);
+            }
+            let _ = extract_questions(t);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! Classification results: a label, a confidence in [0, 1] and the reasons
+//! (the cues that fired) behind it.
+
+use serde::{Deserialize, Serialize};
+
+/// One cue that contributed to a decision, with its weight.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reason {
+    /// Stable identifier of the cue, e.g. `explicit_options`.
+    pub cue: String,
+    /// Human-readable explanation, usually naming the matched text.
+    pub detail: String,
+    /// Signed contribution of the cue to the decided label's score.
+    pub weight: f32,
+}
+
+impl Reason {
+    /// Creates a reason.
+    pub fn new(cue: impl Into<String>, detail: impl Into<String>, weight: f32) -> Self {
+        Self {
+            cue: cue.into(),
+            detail: detail.into(),
+            weight,
+        }
+    }
+}
+
+/// The result of classifying one input.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Classification<L> {
+    /// The decided label.
+    pub label: L,
+    /// Confidence in the label, always within [0, 1].
+    pub confidence: f32,
+    /// The cues that fired, strongest first.
+    #[serde(default)]
+    pub reasons: Vec<Reason>,
+}
+
+impl<L> Classification<L> {
+    /// Creates a result; the confidence is clamped into [0, 1] (NaN becomes 0).
+    pub fn new(label: L, confidence: f32) -> Self {
+        Self {
+            label,
+            confidence: clamp_unit(confidence),
+            reasons: Vec::new(),
+        }
+    }
+
+    /// Adds a reason (builder style).
+    #[must_use]
+    pub fn with_reason(mut self, reason: Reason) -> Self {
+        self.reasons.push(reason);
+        self
+    }
+}
+
+/// Clamps a value into [0, 1], mapping NaN to 0.
+pub(crate) fn clamp_unit(x: f32) -> f32 {
+    if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confidence_is_clamped_and_nan_safe() {
+        assert_eq!(Classification::new((), 1.5).confidence, 1.0);
+        assert_eq!(Classification::new((), -0.1).confidence, 0.0);
+        assert_eq!(Classification::new((), f32::NAN).confidence, 0.0);
+        assert_eq!(Classification::new((), 0.25).confidence, 0.25);
+    }
+}

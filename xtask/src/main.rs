@@ -1,0 +1,196 @@
+//! `cargo xtask`: project chores. `eval` measures every strategy of every
+//! task on labelled JSONL (accuracy, macro-F1, per-class table, confusion
+//! matrix, latency percentiles).
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod metrics;
+mod report;
+mod tasks;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::metrics::Run;
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "tact project chores")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Measure classifiers on labelled JSONL datasets.
+    Eval(EvalArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Split {
+    Train,
+    Dev,
+}
+
+#[derive(clap::Args)]
+struct EvalArgs {
+    /// Only this task (default: every task that has fixtures).
+    #[arg(long)]
+    task: Option<String>,
+    /// A dataset file in the labelling guide's format, instead of the
+    /// fixtures' split.
+    #[arg(long)]
+    dataset: Option<PathBuf>,
+    /// The fixtures split to use when no --dataset is given.
+    #[arg(long, value_enum, default_value = "dev")]
+    split: Split,
+    /// Only this strategy (default: all, the task's default first).
+    #[arg(long)]
+    strategy: Option<String>,
+    /// Print exactly one JSON object on stdout (needs a single task and
+    /// uses the default strategy unless --strategy is given).
+    #[arg(long)]
+    json: bool,
+    /// Exit non-zero when the gated strategy's macro-F1 is below this: the
+    /// chosen --strategy, or else each task's default strategy.
+    #[arg(long)]
+    min_macro_f1: Option<f64>,
+    /// Also list up to N misclassified items per run (line, gold, predicted, text).
+    #[arg(long, value_name = "N")]
+    errors: Option<usize>,
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// The path as shown in reports: relative to the workspace root if inside.
+fn shown(path: &Path) -> String {
+    let root = root();
+    let abs = if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf()) };
+    abs.strip_prefix(&root)
+        .map_or_else(|_| path.display().to_string(), |p| p.display().to_string())
+}
+
+fn eval(args: &EvalArgs) -> Result<bool> {
+    let all = tasks::all();
+    let root = root();
+    let split = match args.split {
+        Split::Train => "train",
+        Split::Dev => "dev",
+    };
+    let mut selected: Vec<(&dyn tasks::Task, PathBuf)> = Vec::new();
+    for task in &all {
+        if args.task.as_deref().is_some_and(|t| t != task.name()) {
+            continue;
+        }
+        let path = match &args.dataset {
+            Some(p) => p.clone(),
+            None => root.join("fixtures").join(task.name()).join(format!("{split}.jsonl")),
+        };
+        if args.dataset.is_none() && !path.exists() {
+            continue;
+        }
+        selected.push((task.as_ref(), path));
+    }
+    if let Some(t) = &args.task {
+        if selected.is_empty() {
+            let names: Vec<_> = all.iter().map(|t| t.name()).collect();
+            bail!("unknown task `{t}` or no fixtures for it (tasks: {})", names.join(", "));
+        }
+    }
+    if args.dataset.is_some() && selected.len() != 1 {
+        bail!("--dataset needs --task NAME");
+    }
+    if args.json && selected.len() != 1 {
+        bail!("--json prints one run: name it with --task");
+    }
+    let mut runs: Vec<(Run, bool)> = Vec::new();
+    for (task, path) in selected {
+        let strategies: Vec<&str> = match (&args.strategy, args.json) {
+            (Some(s), _) => vec![s.as_str()],
+            (None, true) => task.strategies().into_iter().take(1).collect(),
+            (None, false) => task.strategies(),
+        };
+        let default = task.strategies().first().copied().unwrap_or("");
+        for strategy in strategies {
+            let outcome = task
+                .evaluate(&path, strategy)
+                .with_context(|| format!("task {} strategy {strategy}", task.name()))?;
+            let labels = task.labels();
+            let (accuracy, macro_f1, per_class, confusion) =
+                metrics::score(&labels, &outcome.gold, &outcome.pred);
+            if let (Some(max), false) = (args.errors, args.json) {
+                let mut shown_errors = 0;
+                for ((g, p), (line, text)) in outcome.gold.iter().zip(&outcome.pred).zip(&outcome.items) {
+                    if g != p && shown_errors < max {
+                        shown_errors += 1;
+                        let name = |i: &usize| labels.get(*i).copied().unwrap_or("?");
+                        println!("{}:{line}: gold {} predicted {}: {}", shown(&path), name(g), name(p), text.replace('\n', " "));
+                    }
+                }
+            }
+            let mut lat = outcome.latencies_ns;
+            let gated = args.strategy.is_some() || strategy == default;
+            runs.push((
+                Run {
+                    task: task.name().to_owned(),
+                    dataset: shown(&path),
+                    strategy: strategy.to_owned(),
+                    n: outcome.gold.len(),
+                    accuracy,
+                    macro_f1,
+                    per_class,
+                    confusion,
+                    latency_ns: metrics::latency(&mut lat),
+                },
+                gated,
+            ));
+        }
+    }
+    if args.json {
+        if let Some((run, _)) = runs.first() {
+            println!("{}", serde_json::to_string(run)?);
+        }
+    } else {
+        let plain: Vec<Run> = runs.iter().map(|(r, _)| r.clone()).collect();
+        print!("{}", report::render(&plain, true));
+    }
+    let mut ok = true;
+    if let Some(min) = args.min_macro_f1 {
+        for (run, gated) in &runs {
+            if !gated {
+                continue;
+            }
+            let pass = run.macro_f1 >= min;
+            ok &= pass;
+            eprintln!(
+                "gate {} {}: macro-F1 {:.3} {} {min:.3}",
+                run.task,
+                run.strategy,
+                run.macro_f1,
+                if pass { ">=" } else { "< (FAILED)" }
+            );
+        }
+    }
+    Ok(ok)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Eval(args) => eval(&args),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Classification metrics (accuracy, per-class precision/recall/F1,
+//! macro-F1, confusion matrix) and latency percentiles, with the JSON shape
+//! of `cargo xtask eval --json`.
+
+use serde::Serialize;
+use serde::ser::SerializeMap;
+
+/// Precision, recall, F1 and support of one class.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ClassMetrics {
+    pub precision: f64,
+    pub recall: f64,
+    pub f1: f64,
+    pub support: usize,
+}
+
+/// Per-class metrics keyed by label, serialized in label order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerClass(pub Vec<(String, ClassMetrics)>);
+
+impl Serialize for PerClass {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// A confusion matrix: `matrix[gold][predicted]`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Confusion {
+    pub labels: Vec<String>,
+    pub matrix: Vec<Vec<usize>>,
+}
+
+/// Latency percentiles in nanoseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Latency {
+    pub p50: u64,
+    pub p95: u64,
+    pub p99: u64,
+}
+
+/// One evaluation run: a task, a dataset and a strategy.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Run {
+    pub task: String,
+    pub dataset: String,
+    pub strategy: String,
+    pub n: usize,
+    pub accuracy: f64,
+    pub macro_f1: f64,
+    pub per_class: PerClass,
+    pub confusion: Confusion,
+    pub latency_ns: Latency,
+}
+
+/// Computes the metrics of predictions against gold labels (indices into
+/// `labels`). Classes with no support and no prediction count 0 in neither
+/// precision nor recall; macro-F1 averages over classes with support or
+/// predictions.
+pub fn score(
+    labels: &[&str],
+    gold: &[usize],
+    pred: &[usize],
+) -> (f64, f64, PerClass, Confusion) {
+    let k = labels.len();
+    let mut matrix = vec![vec![0usize; k]; k];
+    for (&g, &p) in gold.iter().zip(pred) {
+        if g < k && p < k {
+            matrix[g][p] += 1;
+        }
+    }
+    let n = gold.len().min(pred.len());
+    let correct: usize = (0..k).map(|i| matrix[i][i]).sum();
+    let accuracy = if n == 0 { 0.0 } else { correct as f64 / n as f64 };
+    let mut per = Vec::with_capacity(k);
+    let mut f1_sum = 0.0;
+    let mut f1_count = 0usize;
+    for (i, label) in labels.iter().enumerate() {
+        let tp = matrix[i][i] as f64;
+        let support: usize = matrix[i].iter().sum();
+        let predicted: usize = (0..k).map(|g| matrix[g][i]).sum();
+        let precision = if predicted == 0 { 0.0 } else { tp / predicted as f64 };
+        let recall = if support == 0 { 0.0 } else { tp / support as f64 };
+        let f1 = if precision + recall == 0.0 {
+            0.0
+        } else {
+            2.0 * precision * recall / (precision + recall)
+        };
+        if support > 0 || predicted > 0 {
+            f1_sum += f1;
+            f1_count += 1;
+        }
+        per.push((
+            (*label).to_owned(),
+            ClassMetrics {
+                precision,
+                recall,
+                f1,
+                support,
+            },
+        ));
+    }
+    let macro_f1 = if f1_count == 0 { 0.0 } else { f1_sum / f1_count as f64 };
+    (
+        accuracy,
+        macro_f1,
+        PerClass(per),
+        Confusion {
+            labels: labels.iter().map(|l| (*l).to_owned()).collect(),
+            matrix,
+        },
+    )
+}
+
+/// Nearest-rank percentiles of the samples (0 when there are none).
+pub fn latency(samples: &mut [u64]) -> Latency {
+    samples.sort_unstable();
+    let pick = |q: f64| -> u64 {
+        if samples.is_empty() {
+            return 0;
+        }
+        let rank = (q * samples.len() as f64).ceil() as usize;
+        samples[rank.clamp(1, samples.len()) - 1]
+    };
+    Latency {
+        p50: pick(0.50),
+        p95: pick(0.95),
+        p99: pick(0.99),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perfect_and_imperfect_scores() {
+        let labels = ["a", "b", "c"];
+        let (acc, f1, per, conf) = score(&labels, &[0, 1, 2], &[0, 1, 2]);
+        assert_eq!((acc, f1), (1.0, 1.0));
+        assert_eq!(per.0[1].1.support, 1);
+        assert_eq!(conf.matrix, vec![vec![1, 0, 0], vec![0, 1, 0], vec![0, 0, 1]]);
+
+        // gold a a b b, pred a b b b: a P=1 R=.5 F=.667; b P=.667 R=1 F=.8
+        let (acc, f1, per, _) = score(&labels[..2], &[0, 0, 1, 1], &[0, 1, 1, 1]);
+        assert_eq!(acc, 0.75);
+        assert!((per.0[0].1.f1 - 2.0 / 3.0).abs() < 1e-9);
+        assert!((f1 - (2.0 / 3.0 + 0.8) / 2.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn empty_input_is_zero_not_nan() {
+        let (acc, f1, _, _) = score(&["a"], &[], &[]);
+        assert_eq!((acc, f1), (0.0, 0.0));
+        assert_eq!(latency(&mut []), Latency { p50: 0, p95: 0, p99: 0 });
+    }
+
+    #[test]
+    fn percentiles_use_nearest_rank() {
+        let mut s: Vec<u64> = (1..=100).collect();
+        assert_eq!(latency(&mut s), Latency { p50: 50, p95: 95, p99: 99 });
+    }
+}

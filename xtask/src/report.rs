@@ -1,0 +1,83 @@
+//! Text rendering of eval runs: a summary table per task (strategies side
+//! by side), then each run's per-class table and confusion matrix.
+
+use std::fmt::Write;
+
+use crate::metrics::Run;
+
+/// Renders runs as text. `latency` false replaces timings with `-` (for
+/// snapshots, where timings vary).
+pub fn render(runs: &[Run], latency: bool) -> String {
+    let mut out = String::new();
+    let mut tasks: Vec<(&str, &str)> = Vec::new();
+    for r in runs {
+        if !tasks.contains(&(r.task.as_str(), r.dataset.as_str())) {
+            tasks.push((r.task.as_str(), r.dataset.as_str()));
+        }
+    }
+    for (task, dataset) in tasks {
+        let group: Vec<&Run> = runs
+            .iter()
+            .filter(|r| r.task == task && r.dataset == dataset)
+            .collect();
+        let _ = writeln!(out, "task {task} on {dataset}");
+        let _ = writeln!(
+            out,
+            "  {:<12} {:>5} {:>9} {:>9} {:>9} {:>9} {:>9}",
+            "strategy", "n", "accuracy", "macro-F1", "p50 ns", "p95 ns", "p99 ns"
+        );
+        for r in &group {
+            let (p50, p95, p99) = if latency {
+                (
+                    r.latency_ns.p50.to_string(),
+                    r.latency_ns.p95.to_string(),
+                    r.latency_ns.p99.to_string(),
+                )
+            } else {
+                ("-".into(), "-".into(), "-".into())
+            };
+            let _ = writeln!(
+                out,
+                "  {:<12} {:>5} {:>9.3} {:>9.3} {:>9} {:>9} {:>9}",
+                r.strategy, r.n, r.accuracy, r.macro_f1, p50, p95, p99
+            );
+        }
+        for r in &group {
+            let _ = writeln!(out, "\n  {} / {}", task, r.strategy);
+            let _ = writeln!(
+                out,
+                "    {:<16} {:>9} {:>9} {:>9} {:>8}",
+                "class", "precision", "recall", "F1", "support"
+            );
+            for (label, m) in &r.per_class.0 {
+                let _ = writeln!(
+                    out,
+                    "    {:<16} {:>9.3} {:>9.3} {:>9.3} {:>8}",
+                    label, m.precision, m.recall, m.f1, m.support
+                );
+            }
+            let width = r
+                .confusion
+                .labels
+                .iter()
+                .map(|l| l.len())
+                .max()
+                .unwrap_or(4)
+                .max(6);
+            let _ = write!(out, "    {:<w$}", "gold \\ pred", w = width.max(11) + 1);
+            for l in &r.confusion.labels {
+                let _ = write!(out, " {l:>width$}");
+            }
+            out.push('\n');
+            for (l, row) in r.confusion.labels.iter().zip(&r.confusion.matrix) {
+                let _ = write!(out, "    {:<w$}", l, w = width.max(11) + 1);
+                for c in row {
+                    let _ = write!(out, " {c:>width$}");
+                }
+                out.push('\n');
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
