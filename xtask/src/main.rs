@@ -3,6 +3,7 @@
 //! matrix, latency percentiles).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod guidance_task;
 mod metrics;
 mod report;
 mod tasks;
@@ -60,6 +61,10 @@ struct EvalArgs {
     /// Also list up to N misclassified items per run (line, gold, predicted, text).
     #[arg(long, value_name = "N")]
     errors: Option<usize>,
+    /// Leave timings out (`-` in text, 0 in JSON): reports that diff
+    /// cleanly between runs and machines.
+    #[arg(long)]
+    no_timing: bool,
 }
 
 fn root() -> PathBuf {
@@ -71,14 +76,61 @@ fn root() -> PathBuf {
 /// The path as shown in reports: relative to the workspace root if inside.
 fn shown(path: &Path) -> String {
     let root = root();
-    let abs = if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir().map(|d| d.join(path)).unwrap_or_else(|_| path.to_path_buf()) };
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.join(path))
+            .unwrap_or_else(|_| path.to_path_buf())
+    };
     abs.strip_prefix(&root)
         .map_or_else(|_| path.display().to_string(), |p| p.display().to_string())
 }
 
+/// `eval` for the guidance task (its own metrics: per-classifier verdicts).
+fn eval_guidance(args: &EvalArgs, path: &Path) -> Result<bool> {
+    if let Some(s) = args.strategy.as_deref().filter(|s| *s != "default") {
+        bail!("unknown strategy `{s}` for guidance (expected: default)");
+    }
+    let mut report = guidance_task::eval(path).context("task guidance")?;
+    if args.no_timing {
+        report.latency_ns = metrics::Latency {
+            p50: 0,
+            p95: 0,
+            p99: 0,
+        };
+    }
+    report.dataset = shown(path);
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print!(
+            "{}",
+            guidance_task::render(&report, !args.no_timing, args.errors)
+        );
+    }
+    Ok(match args.min_macro_f1 {
+        Some(min) => {
+            let (pass, line) = guidance_task::gate(&report, min);
+            eprintln!("{line}");
+            pass
+        }
+        None => true,
+    })
+}
+
 fn eval(args: &EvalArgs) -> Result<bool> {
-    let all = tasks::all();
     let root = root();
+    if args.task.as_deref() == Some("guidance") {
+        let path = args
+            .dataset
+            .clone()
+            .unwrap_or_else(|| guidance_task::default_path(&root));
+        return eval_guidance(args, &path);
+    }
+    let guidance = guidance_task::default_path(&root);
+    let with_guidance = args.task.is_none() && args.dataset.is_none() && guidance.exists();
+    let all = tasks::all();
     let split = match args.split {
         Split::Train => "train",
         Split::Dev => "dev",
@@ -90,7 +142,10 @@ fn eval(args: &EvalArgs) -> Result<bool> {
         }
         let path = match &args.dataset {
             Some(p) => p.clone(),
-            None => root.join("fixtures").join(task.name()).join(format!("{split}.jsonl")),
+            None => root
+                .join("fixtures")
+                .join(task.name())
+                .join(format!("{split}.jsonl")),
         };
         if args.dataset.is_none() && !path.exists() {
             continue;
@@ -100,13 +155,16 @@ fn eval(args: &EvalArgs) -> Result<bool> {
     if let Some(t) = &args.task {
         if selected.is_empty() {
             let names: Vec<_> = all.iter().map(|t| t.name()).collect();
-            bail!("unknown task `{t}` or no fixtures for it (tasks: {})", names.join(", "));
+            bail!(
+                "unknown task `{t}` or no fixtures for it (tasks: {})",
+                names.join(", ")
+            );
         }
     }
     if args.dataset.is_some() && selected.len() != 1 {
         bail!("--dataset needs --task NAME");
     }
-    if args.json && selected.len() != 1 {
+    if args.json && selected.len() + usize::from(with_guidance) != 1 {
         bail!("--json prints one run: name it with --task");
     }
     let mut runs: Vec<(Run, bool)> = Vec::new();
@@ -126,11 +184,19 @@ fn eval(args: &EvalArgs) -> Result<bool> {
                 metrics::score(&labels, &outcome.gold, &outcome.pred);
             if let (Some(max), false) = (args.errors, args.json) {
                 let mut shown_errors = 0;
-                for ((g, p), (line, text)) in outcome.gold.iter().zip(&outcome.pred).zip(&outcome.items) {
+                for ((g, p), (line, text)) in
+                    outcome.gold.iter().zip(&outcome.pred).zip(&outcome.items)
+                {
                     if g != p && shown_errors < max {
                         shown_errors += 1;
                         let name = |i: &usize| labels.get(*i).copied().unwrap_or("?");
-                        println!("{}:{line}: gold {} predicted {}: {}", shown(&path), name(g), name(p), text.replace('\n', " "));
+                        println!(
+                            "{}:{line}: gold {} predicted {}: {}",
+                            shown(&path),
+                            name(g),
+                            name(p),
+                            text.replace('\n', " ")
+                        );
                     }
                 }
             }
@@ -146,7 +212,15 @@ fn eval(args: &EvalArgs) -> Result<bool> {
                     macro_f1,
                     per_class,
                     confusion,
-                    latency_ns: metrics::latency(&mut lat),
+                    latency_ns: if args.no_timing {
+                        metrics::Latency {
+                            p50: 0,
+                            p95: 0,
+                            p99: 0,
+                        }
+                    } else {
+                        metrics::latency(&mut lat)
+                    },
                 },
                 gated,
             ));
@@ -158,9 +232,12 @@ fn eval(args: &EvalArgs) -> Result<bool> {
         }
     } else {
         let plain: Vec<Run> = runs.iter().map(|(r, _)| r.clone()).collect();
-        print!("{}", report::render(&plain, true));
+        print!("{}", report::render(&plain, !args.no_timing));
     }
     let mut ok = true;
+    if with_guidance {
+        ok &= eval_guidance(args, &guidance)?;
+    }
     if let Some(min) = args.min_macro_f1 {
         for (run, gated) in &runs {
             if !gated {

@@ -61,11 +61,7 @@ pub struct Run {
 /// `labels`). Classes with no support and no prediction count 0 in neither
 /// precision nor recall; macro-F1 averages over classes with support or
 /// predictions.
-pub fn score(
-    labels: &[&str],
-    gold: &[usize],
-    pred: &[usize],
-) -> (f64, f64, PerClass, Confusion) {
+pub fn score(labels: &[&str], gold: &[usize], pred: &[usize]) -> (f64, f64, PerClass, Confusion) {
     let k = labels.len();
     let mut matrix = vec![vec![0usize; k]; k];
     for (&g, &p) in gold.iter().zip(pred) {
@@ -75,7 +71,11 @@ pub fn score(
     }
     let n = gold.len().min(pred.len());
     let correct: usize = (0..k).map(|i| matrix[i][i]).sum();
-    let accuracy = if n == 0 { 0.0 } else { correct as f64 / n as f64 };
+    let accuracy = if n == 0 {
+        0.0
+    } else {
+        correct as f64 / n as f64
+    };
     let mut per = Vec::with_capacity(k);
     let mut f1_sum = 0.0;
     let mut f1_count = 0usize;
@@ -83,8 +83,16 @@ pub fn score(
         let tp = matrix[i][i] as f64;
         let support: usize = matrix[i].iter().sum();
         let predicted: usize = (0..k).map(|g| matrix[g][i]).sum();
-        let precision = if predicted == 0 { 0.0 } else { tp / predicted as f64 };
-        let recall = if support == 0 { 0.0 } else { tp / support as f64 };
+        let precision = if predicted == 0 {
+            0.0
+        } else {
+            tp / predicted as f64
+        };
+        let recall = if support == 0 {
+            0.0
+        } else {
+            tp / support as f64
+        };
         let f1 = if precision + recall == 0.0 {
             0.0
         } else {
@@ -104,7 +112,11 @@ pub fn score(
             },
         ));
     }
-    let macro_f1 = if f1_count == 0 { 0.0 } else { f1_sum / f1_count as f64 };
+    let macro_f1 = if f1_count == 0 {
+        0.0
+    } else {
+        f1_sum / f1_count as f64
+    };
     (
         accuracy,
         macro_f1,
@@ -143,7 +155,10 @@ mod tests {
         let (acc, f1, per, conf) = score(&labels, &[0, 1, 2], &[0, 1, 2]);
         assert_eq!((acc, f1), (1.0, 1.0));
         assert_eq!(per.0[1].1.support, 1);
-        assert_eq!(conf.matrix, vec![vec![1, 0, 0], vec![0, 1, 0], vec![0, 0, 1]]);
+        assert_eq!(
+            conf.matrix,
+            vec![vec![1, 0, 0], vec![0, 1, 0], vec![0, 0, 1]]
+        );
 
         // gold a a b b, pred a b b b: a P=1 R=.5 F=.667; b P=.667 R=1 F=.8
         let (acc, f1, per, _) = score(&labels[..2], &[0, 0, 1, 1], &[0, 1, 1, 1]);
@@ -156,12 +171,26 @@ mod tests {
     fn empty_input_is_zero_not_nan() {
         let (acc, f1, _, _) = score(&["a"], &[], &[]);
         assert_eq!((acc, f1), (0.0, 0.0));
-        assert_eq!(latency(&mut []), Latency { p50: 0, p95: 0, p99: 0 });
+        assert_eq!(
+            latency(&mut []),
+            Latency {
+                p50: 0,
+                p95: 0,
+                p99: 0
+            }
+        );
     }
 
     #[test]
     fn percentiles_use_nearest_rank() {
         let mut s: Vec<u64> = (1..=100).collect();
-        assert_eq!(latency(&mut s), Latency { p50: 50, p95: 95, p99: 99 });
+        assert_eq!(
+            latency(&mut s),
+            Latency {
+                p50: 50,
+                p95: 95,
+                p99: 99
+            }
+        );
     }
 }

@@ -65,7 +65,10 @@ impl Task for Effort {
     }
 
     fn labels(&self) -> Vec<&'static str> {
-        tact_types::EffortLevel::ALL.iter().map(|l| l.as_str()).collect()
+        tact_types::EffortLevel::ALL
+            .iter()
+            .map(|l| l.as_str())
+            .collect()
     }
 
     fn strategies(&self) -> Vec<&'static str> {
@@ -87,7 +90,10 @@ impl Task for Effort {
             gold: items.iter().map(|l| l.record.label.index()).collect(),
             pred,
             latencies_ns,
-            items: items.iter().map(|l| (l.line, l.record.text.clone())).collect(),
+            items: items
+                .iter()
+                .map(|l| (l.line, l.record.text.clone()))
+                .collect(),
         })
     }
 }

@@ -29,5 +29,6 @@
 
 pub mod effort;
 mod error;
+pub mod guidance;
 
 pub use error::Error;

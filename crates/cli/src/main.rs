@@ -1,2 +1,57 @@
-//! tact CLI.
-fn main() {}
+//! The `tact` command line: classify the effort of clarifying questions,
+//! one at a time, in batches, or found in a whole agent message.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod effort;
+mod guide;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Fast, explainable classifiers for hosts of LLM agents.
+#[derive(Parser)]
+#[command(name = "tact", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Classify the effort (low / medium / high) of a clarifying question.
+    Effort(effort::EffortArgs),
+    /// Read an agent message on stdin and list its questions with their effort.
+    Questions(effort::QuestionsArgs),
+    /// Say which guidance classifiers fire on an agent trajectory and why,
+    /// or follow a live one (--follow) and print nudges as they fire.
+    Guide(guide::GuideArgs),
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("TACT_LOG"))
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let result = match cli.command {
+        Command::Effort(args) => effort::run_effort(&args, &mut out),
+        Command::Questions(args) => {
+            let stdin = std::io::stdin();
+            effort::run_questions(&args, stdin.lock(), &mut out)
+        }
+        Command::Guide(args) => {
+            let stdin = std::io::stdin();
+            guide::run(&args, stdin.lock(), &mut out)
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -7,7 +7,13 @@
 //! `regex` crate's syntax, which has no look-around.
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-use regex::{Regex, RegexSet};
+use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+
+/// Regex cue counts up to this use a stack buffer for match flags.
+const MAX_STACK_PATTERNS: usize = 128;
+
+/// Lazy-DFA cache capacity per compiled set (per thread using it).
+const DFA_CACHE_BYTES: usize = 32 << 20;
 
 use crate::CoreError;
 
@@ -64,6 +70,7 @@ impl CueHit<'_> {
 /// Builder of a [`CueSet`].
 #[derive(Debug, Default, Clone)]
 pub struct CueSetBuilder {
+    bad: Vec<String>,
     literals: Vec<(String, bool, Cue)>,
     regexes: Vec<(String, Cue)>,
 }
@@ -77,11 +84,7 @@ impl CueSetBuilder {
             Some(p) => (p, true),
             None => (phrase, false),
         };
-        self.literals.push((
-            crate::normalize(phrase),
-            prefix,
-            cue,
-        ));
+        self.literals.push((crate::normalize(phrase), prefix, cue));
         self
     }
 
@@ -94,6 +97,28 @@ impl CueSetBuilder {
         self
     }
 
+    /// Adds every phrase a small pattern language expands to, as literals of
+    /// one cue: `(a|b)` alternates, a `?` after a group makes it optional,
+    /// a trailing `*` on the whole pattern makes each phrase a prefix, and
+    /// everything else is literal text. `(can|could) you (please )?run`
+    /// gives four phrases. Literals run on the aho-corasick automaton,
+    /// several times faster than a regex set.
+    ///
+    /// Fails at [`CueSetBuilder::build`] on unbalanced parentheses or more
+    /// than 10,000 phrases.
+    #[must_use]
+    pub fn phrases(mut self, pattern: &str, cue: Cue) -> Self {
+        match expand(pattern) {
+            Some(list) => {
+                for p in list {
+                    self = self.literal(&p, cue);
+                }
+            }
+            None => self.bad.push(pattern.to_owned()),
+        }
+        self
+    }
+
     /// Adds a regular expression, matched against normalized text.
     ///
     /// `\b` and `\w` are taken in their ASCII sense (normalized text has
@@ -101,7 +126,9 @@ impl CueSetBuilder {
     /// DFA engines: a Unicode `\b` would force the slow NFA path.
     #[must_use]
     pub fn regex(mut self, pattern: &str, cue: Cue) -> Self {
-        let pattern = pattern.replace(r"\b", r"(?-u:\b)").replace(r"\w", r"[0-9A-Za-z_]");
+        let pattern = pattern
+            .replace(r"\b", r"(?-u:\b)")
+            .replace(r"\w", r"[0-9A-Za-z_]");
         self.regexes.push((pattern, cue));
         self
     }
@@ -109,6 +136,12 @@ impl CueSetBuilder {
     /// Compiles the set. Fails on an invalid regex (look-around included)
     /// or an empty literal.
     pub fn build(self) -> Result<CueSet, CoreError> {
+        if let Some(p) = self.bad.first() {
+            return Err(CoreError::Pattern {
+                pattern: p.clone(),
+                message: "unbalanced parentheses or too many phrases".into(),
+            });
+        }
         if let Some((p, ..)) = self.literals.iter().find(|(p, ..)| p.is_empty()) {
             return Err(CoreError::Pattern {
                 pattern: p.clone(),
@@ -116,24 +149,48 @@ impl CueSetBuilder {
             });
         }
         let ac = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
+            .match_kind(MatchKind::LeftmostLongest)
             .kind(Some(AhoCorasickKind::DFA))
+            .prefilter(false)
             .build(self.literals.iter().map(|(p, ..)| p.as_str()))
             .map_err(|e| CoreError::Pattern {
                 pattern: "<literals>".into(),
                 message: e.to_string(),
             })?;
-        let patterns: Vec<&str> = self.regexes.iter().map(|(p, _)| p.as_str()).collect();
-        let set = RegexSet::new(&patterns).map_err(|e| CoreError::Pattern {
-            pattern: patterns.join(" | "),
-            message: e.to_string(),
-        })?;
+        // Patterns anchored at the start go in a set of their own: an
+        // anchored search stops a few bytes in, once every pattern is dead.
+        let mut regex_specs = self.regexes;
+        regex_specs.sort_by_key(|(p, _)| !p.starts_with('^'));
+        let anchored = regex_specs
+            .iter()
+            .take_while(|(p, _)| p.starts_with('^'))
+            .count();
+        let patterns: Vec<&str> = regex_specs.iter().map(|(p, _)| p.as_str()).collect();
+        let compile_set = |pats: &[&str]| {
+            // A roomy lazy-DFA cache: with large alternations and many
+            // distinct inputs, the default cache thrashes and the regex
+            // engine falls back to its NFA, several times slower.
+            RegexSetBuilder::new(pats)
+                .dfa_size_limit(DFA_CACHE_BYTES)
+                .build()
+                .map_err(|e| CoreError::Pattern {
+                    pattern: pats.join(" | "),
+                    message: e.to_string(),
+                })
+        };
+        let anchored_set = compile_set(&patterns[..anchored])?;
+        let set = compile_set(&patterns[anchored..])?;
         let mut regexes = Vec::with_capacity(patterns.len());
         for p in &patterns {
-            regexes.push(Regex::new(p).map_err(|e| CoreError::Pattern {
-                pattern: (*p).to_owned(),
-                message: e.to_string(),
-            })?);
+            regexes.push(
+                RegexBuilder::new(p)
+                    .dfa_size_limit(DFA_CACHE_BYTES)
+                    .build()
+                    .map_err(|e| CoreError::Pattern {
+                        pattern: (*p).to_owned(),
+                        message: e.to_string(),
+                    })?,
+            );
         }
         let (literal_prefix, literal_cues) = self
             .literals
@@ -144,11 +201,84 @@ impl CueSetBuilder {
             ac,
             literal_prefix,
             literal_cues,
+            anchored_set,
+            anchored,
             set,
             regexes,
-            regex_cues: self.regexes.into_iter().map(|(_, c)| c).collect(),
+            regex_cues: regex_specs.into_iter().map(|(_, c)| c).collect(),
         })
     }
+}
+
+/// Expands the phrase pattern language of [`CueSetBuilder::phrases`].
+/// `None` on unbalanced parentheses or more than 10,000 phrases.
+fn expand(pattern: &str) -> Option<Vec<String>> {
+    const LIMIT: usize = 10_000;
+    // Parses a sequence up to `)` or `|` (not consumed) or the end.
+    fn seq(chars: &[char], pos: &mut usize) -> Option<Vec<String>> {
+        let mut acc = vec![String::new()];
+        while let Some(&c) = chars.get(*pos) {
+            match c {
+                ')' | '|' => break,
+                '(' => {
+                    *pos += 1;
+                    let mut alts: Vec<String> = Vec::new();
+                    loop {
+                        alts.extend(seq(chars, pos)?);
+                        match chars.get(*pos) {
+                            Some('|') => *pos += 1,
+                            Some(')') => {
+                                *pos += 1;
+                                break;
+                            }
+                            _ => return None,
+                        }
+                    }
+                    if chars.get(*pos) == Some(&'?') {
+                        *pos += 1;
+                        alts.push(String::new());
+                    }
+                    let mut next = Vec::with_capacity(acc.len() * alts.len());
+                    for a in &acc {
+                        for b in &alts {
+                            next.push(format!("{a}{b}"));
+                        }
+                    }
+                    if next.len() > LIMIT {
+                        return None;
+                    }
+                    acc = next;
+                }
+                _ => {
+                    *pos += 1;
+                    for a in &mut acc {
+                        a.push(c);
+                    }
+                }
+            }
+        }
+        Some(acc)
+    }
+    let (body, star) = match pattern.strip_suffix('*') {
+        Some(b) => (b, true),
+        None => (pattern, false),
+    };
+    // The whole pattern is one group, so top-level `a|b` alternates.
+    let chars: Vec<char> = format!("({body})").chars().collect();
+    let mut pos = 0;
+    let out = seq(&chars, &mut pos)?;
+    if pos != chars.len() {
+        return None;
+    }
+    Some(
+        out.into_iter()
+            .map(|p| {
+                let p = p.split_whitespace().collect::<Vec<_>>().join(" ");
+                if star { format!("{p}*") } else { p }
+            })
+            .filter(|p| !p.is_empty() && p != "*")
+            .collect(),
+    )
 }
 
 /// A compiled set of weighted cues. Build it once and share it: matching
@@ -158,13 +288,18 @@ pub struct CueSet {
     ac: AhoCorasick,
     literal_prefix: Vec<bool>,
     literal_cues: Vec<Cue>,
+    anchored_set: RegexSet,
+    anchored: usize,
     set: RegexSet,
     regexes: Vec<Regex>,
     regex_cues: Vec<Cue>,
 }
 
 fn is_word_byte_before(text: &str, at: usize) -> bool {
-    text[..at].chars().next_back().is_some_and(char::is_alphanumeric)
+    text[..at]
+        .chars()
+        .next_back()
+        .is_some_and(char::is_alphanumeric)
 }
 
 fn is_word_byte_after(text: &str, at: usize) -> bool {
@@ -187,12 +322,41 @@ impl CueSet {
         self.len() == 0
     }
 
+    /// All cue matches in `normalized` without locating regex matches:
+    /// regex hits carry an empty span at 0 (use [`CueSet::locate`] for the
+    /// few whose text is shown). About twice as fast as [`CueSet::hits`].
+    pub fn hits_unlocated<'a>(&'a self, normalized: &str) -> Vec<CueHit<'a>> {
+        self.collect_hits(normalized, false)
+    }
+
+    /// The span of a hit's first match in `normalized` (the same text the
+    /// hit came from): literal hits already have it, regex hits are located
+    /// now.
+    pub fn locate(&self, hit: &CueHit<'_>, normalized: &str) -> (usize, usize) {
+        if hit.end > hit.start {
+            return (hit.start, hit.end);
+        }
+        self.regex_cues
+            .iter()
+            .position(|c| std::ptr::eq(c, hit.cue))
+            .and_then(|i| self.regexes.get(i))
+            .and_then(|re| re.find(normalized))
+            .map_or((0, 0), |m| (m.start(), m.end()))
+    }
+
     /// All cue matches in `normalized` (text passed through
     /// [`crate::normalize`]), literals first in text order, then regexes.
-    /// A cue that matches several times is reported at its first match.
+    /// Each pattern is reported once, at its first match; distinct patterns
+    /// of one cue are reported separately (more evidence).
     pub fn hits<'a>(&'a self, normalized: &str) -> Vec<CueHit<'a>> {
-        let mut out: Vec<CueHit<'a>> = Vec::new();
-        for m in self.ac.find_overlapping_iter(normalized) {
+        self.collect_hits(normalized, true)
+    }
+
+    fn collect_hits<'a>(&'a self, normalized: &str, locate: bool) -> Vec<CueHit<'a>> {
+        let mut out: Vec<CueHit<'a>> = Vec::with_capacity(16);
+        let mut seen_literal: [usize; 32] = [usize::MAX; 32];
+        let mut seen_count = 0usize;
+        for m in self.ac.find_iter(normalized) {
             let idx = m.pattern().as_usize();
             let (Some(cue), Some(&prefix)) =
                 (self.literal_cues.get(idx), self.literal_prefix.get(idx))
@@ -200,17 +364,27 @@ impl CueSet {
                 continue;
             };
             let (s, e) = (m.start(), m.end());
-            let pat_starts_word = normalized[s..].chars().next().is_some_and(char::is_alphanumeric);
-            let pat_ends_word = normalized[..e].chars().next_back().is_some_and(char::is_alphanumeric);
+            let pat_starts_word = normalized[s..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphanumeric);
+            let pat_ends_word = normalized[..e]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric);
             if pat_starts_word && is_word_byte_before(normalized, s) {
                 continue;
             }
             if !prefix && pat_ends_word && is_word_byte_after(normalized, e) {
                 continue;
             }
-            if out.iter().any(|h| h.cue.name == cue.name) {
+            if seen_literal[..seen_count.min(32)].contains(&idx) {
                 continue;
             }
+            if let Some(slot) = seen_literal.get_mut(seen_count) {
+                *slot = idx;
+            }
+            seen_count += 1;
             out.push(CueHit {
                 cue,
                 start: s,
@@ -218,11 +392,34 @@ impl CueSet {
             });
         }
         if !self.regex_cues.is_empty() {
-            for idx in self.set.matches(normalized).iter() {
-                let (Some(cue), Some(re)) = (self.regex_cues.get(idx), self.regexes.get(idx)) else {
+            // Match flags in a stack buffer: `RegexSet::matches` would
+            // allocate one per call.
+            let mut flags = [false; MAX_STACK_PATTERNS];
+            let mut heap: Vec<bool>;
+            let total = self.regex_cues.len();
+            let buf: &mut [bool] = if total <= MAX_STACK_PATTERNS {
+                &mut flags[..total]
+            } else {
+                heap = vec![false; total];
+                &mut heap
+            };
+            let (first, second) = buf.split_at_mut(self.anchored);
+            if !first.is_empty() {
+                self.anchored_set.matches_read_at(first, normalized, 0);
+            }
+            if !second.is_empty() {
+                self.set.matches_read_at(second, normalized, 0);
+            }
+            for idx in buf.iter().enumerate().filter(|(_, m)| **m).map(|(i, _)| i) {
+                let (Some(cue), Some(re)) = (self.regex_cues.get(idx), self.regexes.get(idx))
+                else {
                     continue;
                 };
-                let (start, end) = re.find(normalized).map_or((0, 0), |m| (m.start(), m.end()));
+                let (start, end) = if locate {
+                    re.find(normalized).map_or((0, 0), |m| (m.start(), m.end()))
+                } else {
+                    (0, 0)
+                };
                 out.push(CueHit { cue, start, end });
             }
         }
@@ -247,11 +444,19 @@ mod tests {
     #[test]
     fn literals_respect_word_boundaries_and_prefixes() {
         let s = set();
-        let names = |t: &str| -> Vec<&str> { s.hits(&crate::normalize(t)).iter().map(|h| h.cue.name).collect() };
+        let names = |t: &str| -> Vec<&str> {
+            s.hits(&crate::normalize(t))
+                .iter()
+                .map(|h| h.cue.name)
+                .collect()
+        };
         assert_eq!(names("Should we investigate?"), ["investigate"]);
         assert_eq!(names("An investigation or two"), ["investigate", "or"]);
         assert!(names("Order the orders").is_empty());
-        assert_eq!(names("Please LOOK INTO Table 3"), ["look_into", "table_ref"]);
+        assert_eq!(
+            names("Please LOOK INTO Table 3"),
+            ["look_into", "table_ref"]
+        );
     }
 
     #[test]
@@ -263,9 +468,46 @@ mod tests {
     }
 
     #[test]
+    fn phrase_patterns_expand_to_literals() {
+        let mut got = expand("(can|could) you (please )?run").unwrap();
+        got.sort();
+        assert_eq!(
+            got,
+            [
+                "can you please run",
+                "can you run",
+                "could you please run",
+                "could you run"
+            ]
+        );
+        assert_eq!(expand("leak*").unwrap(), ["leak*"]);
+        assert!(expand("(a|b").is_none());
+        assert!(expand("a)").is_none());
+        let s = CueSet::builder()
+            .phrases("(why|how come) (is|are)", Cue::new("why", 1.0, "why"))
+            .build()
+            .unwrap();
+        assert_eq!(s.hits("so why are we here").len(), 1);
+        assert!(
+            CueSet::builder()
+                .phrases("(x", Cue::new("x", 1.0, "x"))
+                .build()
+                .is_err()
+        );
+    }
+
+    #[test]
     fn look_around_is_rejected_with_a_clear_error() {
-        let err = CueSet::builder().regex(r"foo(?=bar)", Cue::new("x", 1.0, "x")).build().unwrap_err();
+        let err = CueSet::builder()
+            .regex(r"foo(?=bar)", Cue::new("x", 1.0, "x"))
+            .build()
+            .unwrap_err();
         assert!(err.to_string().contains("foo(?=bar)"));
-        assert!(CueSet::builder().literal("", Cue::new("x", 1.0, "x")).build().is_err());
+        assert!(
+            CueSet::builder()
+                .literal("", Cue::new("x", 1.0, "x"))
+                .build()
+                .is_err()
+        );
     }
 }

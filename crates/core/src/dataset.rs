@@ -21,7 +21,10 @@ pub struct Line<T> {
 ///
 /// `source` names the file in errors. Parsing stops at the first bad line:
 /// a dataset is used whole or not at all.
-pub fn parse_jsonl<T: DeserializeOwned>(source: &str, text: &str) -> Result<Vec<Line<T>>, CoreError> {
+pub fn parse_jsonl<T: DeserializeOwned>(
+    source: &str,
+    text: &str,
+) -> Result<Vec<Line<T>>, CoreError> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -82,9 +85,17 @@ mod tests {
     #[test]
     fn errors_name_file_line_and_problem() {
         let cases = [
-            ("{\"text\":\"a\",\"label\":\"low\"}\n{oops", 2, "not valid JSON"),
+            (
+                "{\"text\":\"a\",\"label\":\"low\"}\n{oops",
+                2,
+                "not valid JSON",
+            ),
             ("{\"label\":\"low\"}", 1, "missing field `text`"),
-            ("{\"text\":\"a\",\"label\":\"huge\"}", 1, "unknown variant `huge`"),
+            (
+                "{\"text\":\"a\",\"label\":\"huge\"}",
+                1,
+                "unknown variant `huge`",
+            ),
             ("[1,2]", 1, "expected a JSON object"),
         ];
         for (text, line, needle) in cases {

@@ -27,10 +27,10 @@
 pub mod cues;
 pub mod dataset;
 mod error;
+pub mod guidance;
 pub mod text;
+pub mod trajectory;
 
 pub use cues::{Cue, CueHit, CueSet, CueSetBuilder};
 pub use error::CoreError;
-pub use text::{
-    Segment, extract_questions, normalize, split_sentences, word_count, words,
-};
+pub use text::{Segment, extract_questions, normalize, split_sentences, word_count, words};

@@ -14,6 +14,35 @@ use unicode_segmentation::UnicodeSegmentation;
 /// Cue patterns are written against this form.
 pub fn normalize(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    if text.is_ascii() {
+        // Fast path: vectorized lower case, then fold white space only when
+        // there is something to fold.
+        let trimmed = text.trim_ascii();
+        let needs_folding =
+            trimmed.as_bytes().windows(2).any(|w| {
+                w[0].is_ascii_whitespace() && (w[0] != b' ' || w[1].is_ascii_whitespace())
+            }) || trimmed
+                .bytes()
+                .last()
+                .is_some_and(|b| b.is_ascii_whitespace() && b != b' ');
+        let lower = trimmed.to_ascii_lowercase();
+        if !needs_folding {
+            return lower;
+        }
+        let mut pending_space = false;
+        for b in lower.bytes() {
+            if b.is_ascii_whitespace() {
+                pending_space = !out.is_empty();
+                continue;
+            }
+            if pending_space {
+                out.push(' ');
+                pending_space = false;
+            }
+            out.push(char::from(b));
+        }
+        return out;
+    }
     let mut pending_space = false;
     let mut push = |c: char, out: &mut String| {
         if c.is_whitespace() {
@@ -24,16 +53,12 @@ pub fn normalize(text: &str) -> String {
             out.push(' ');
             pending_space = false;
         }
-        for l in c.to_lowercase() {
-            out.push(l);
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.extend(c.to_lowercase());
         }
     };
-    if text.is_ascii() {
-        for c in text.chars() {
-            push(c, &mut out);
-        }
-        return out;
-    }
     for c in text.nfkd() {
         match c {
             '\u{0300}'..='\u{036f}' => {}
@@ -173,6 +198,22 @@ fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
 /// one segment with `is_code` set.
 pub fn split_sentences(text: &str) -> Vec<Segment> {
     let mut out = Vec::new();
+    // Fast path: one line with no inner terminator or code is one sentence.
+    let body = text
+        .trim_end()
+        .trim_end_matches(|c: char| is_terminator(c) || is_closer(c));
+    if !body.contains(['.', '!', '?', '。', '！', '？', '…', '\n', '`']) {
+        let start = text.len() - text.trim_start().len();
+        let end = text.trim_end().len();
+        if end > start {
+            out.push(Segment {
+                start,
+                end,
+                is_code: false,
+            });
+        }
+        return out;
+    }
     let mut start = 0usize;
     let mut in_code = false;
     let bytes_len = text.len();
@@ -346,8 +387,8 @@ pub fn is_question(sentence: &str) -> bool {
     if core.ends_with('?') || core.ends_with('？') || t.starts_with('¿') {
         return true;
     }
-    let head: String = t.chars().take(40).collect();
-    let head = normalize(head.trim_start_matches(['-', '*', '+', '•', ' ', '>']));
+    let head_end = t.char_indices().nth(40).map_or(t.len(), |(i, _)| i);
+    let head = normalize(t[..head_end].trim_start_matches(['-', '*', '+', '•', ' ', '>']));
     let head = head.trim_start_matches(|c: char| !c.is_alphanumeric());
     let head = head
         .strip_prefix("ok, ")
@@ -386,7 +427,27 @@ pub fn extract_questions(message: &str) -> Vec<Segment> {
                 i += 1;
             }
         }
-        out.push(q);
+        // "Ship it? Or wait for QA?": an alternative continues the question.
+        let continues = {
+            let head = q
+                .text(message)
+                .trim_start()
+                .get(..4)
+                .unwrap_or("")
+                .to_lowercase();
+            head.starts_with("or ") || head.starts_with("o ") || head.starts_with("oder")
+        };
+        match out.last_mut() {
+            Some(prev)
+                if continues
+                    && message
+                        .get(prev.end..q.start)
+                        .is_some_and(|gap| gap.trim().is_empty()) =>
+            {
+                prev.end = q.end;
+            }
+            _ => out.push(q),
+        }
     }
     out
 }
@@ -436,7 +497,10 @@ mod tests {
             sents("Wie z.B. hier. Und dann?"),
             ["Wie z.B. hier.", "Und dann?"]
         );
-        assert_eq!(sents("He said \"stop.\" Then left."), ["He said \"stop.\"", "Then left."]);
+        assert_eq!(
+            sents("He said \"stop.\" Then left."),
+            ["He said \"stop.\"", "Then left."]
+        );
     }
 
     #[test]
@@ -450,11 +514,11 @@ mod tests {
 
     #[test]
     fn blank_lines_and_list_items_split() {
-        assert_eq!(sents("Intro line\n\nNext part"), ["Intro line", "Next part"]);
         assert_eq!(
-            sents("Options:\n- A\n- B"),
-            ["Options:", "- A", "- B"]
+            sents("Intro line\n\nNext part"),
+            ["Intro line", "Next part"]
         );
+        assert_eq!(sents("Options:\n- A\n- B"), ["Options:", "- A", "- B"]);
     }
 
     #[test]
@@ -468,6 +532,9 @@ mod tests {
                 "Let me know if the port is 8080."
             ]
         );
+        let alt = "Done. Ship it? Or wait for QA?";
+        let qs: Vec<&str> = extract_questions(alt).iter().map(|q| q.text(alt)).collect();
+        assert_eq!(qs, ["Ship it? Or wait for QA?"]);
         let es = "Revisé el código. ¿Quieres que lo borre? Avísame cuando puedas.";
         assert_eq!(extract_questions(es).len(), 2);
         let de = "Bitte bestätige den Pfad. Danke.";
@@ -478,7 +545,18 @@ mod tests {
 
     #[test]
     fn offsets_are_char_boundaries_for_odd_input() {
-        for t in ["", "?", "...", "é?é.", "`", "```", "a\n\n\n?", "1.\n2.", "¿", "🙂? 🙂."] {
+        for t in [
+            "",
+            "?",
+            "...",
+            "é?é.",
+            "`",
+            "```",
+            "a\n\n\n?",
+            "1.\n2.",
+            "¿",
+            "🙂? 🙂.",
+        ] {
             for s in split_sentences(t) {
                 assert!(t.is_char_boundary(s.start) && t.is_char_boundary(s.end));
                 let _ = s.text(t);

@@ -1,22 +1,28 @@
 //! Classification results: a label, a confidence in [0, 1] and the reasons
 //! (the cues that fired) behind it.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 /// One cue that contributed to a decision, with its weight.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reason {
     /// Stable identifier of the cue, e.g. `explicit_options`.
-    pub cue: String,
+    pub cue: Cow<'static, str>,
     /// Human-readable explanation, usually naming the matched text.
-    pub detail: String,
+    pub detail: Cow<'static, str>,
     /// Signed contribution of the cue to the decided label's score.
     pub weight: f32,
 }
 
 impl Reason {
     /// Creates a reason.
-    pub fn new(cue: impl Into<String>, detail: impl Into<String>, weight: f32) -> Self {
+    pub fn new(
+        cue: impl Into<Cow<'static, str>>,
+        detail: impl Into<Cow<'static, str>>,
+        weight: f32,
+    ) -> Self {
         Self {
             cue: cue.into(),
             detail: detail.into(),

@@ -18,10 +18,12 @@ mod classification;
 pub mod dataset;
 mod effort;
 mod error;
+pub mod trajectory;
 
 pub use classification::{Classification, Reason};
 pub use effort::{EffortLevel, QuestionEffort};
 pub use error::ParseLabelError;
+pub use trajectory::{Event, Mode, PendingCall, ToolCall, Trajectory};
 
 /// A closed set of labels a classifier chooses from.
 ///

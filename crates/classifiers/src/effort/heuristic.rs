@@ -18,19 +18,52 @@ use crate::Error;
 
 /// Cue categories (the `tag` of each cue).
 mod tag {
+    /// Low: the agent proposes something concrete.
     pub const PROPOSAL: u16 = 1;
+    /// Low: asks to confirm something concrete.
     pub const CONFIRM: u16 = 2;
+    /// Low: offers options.
     pub const OPTIONS: u16 = 3;
+    /// High (agent's own work when proposed): investigation verbs.
     pub const INVESTIGATE: u16 = 4;
+    /// High: the user must run, fetch or check something.
     pub const USER_ACTION: u16 = 5;
+    /// High: data the user must dig out (damped by preference modals).
     pub const DATA: u16 = 6;
+    /// High: architecture or strategy decisions.
     pub const STRATEGY: u16 = 7;
+    /// Medium: preference, decision or description elicitation.
     pub const ELICIT: u16 = 8;
+    /// Modifier: the data is already in front of the user.
     pub const AT_HAND: u16 = 9;
+    /// High: other people must be asked.
     pub const OTHERS: u16 = 10;
+    /// Medium: an open wh-question.
     pub const OPEN: u16 = 11;
+    /// Low: a yes/no question addressed to the user's wishes.
     pub const YESNO: u16 = 12;
+    /// A decision for the team (high with strategy, else medium).
     pub const DECIDE: u16 = 13;
+    /// High: diagnosis of a cause.
+    pub const DIAG: u16 = 14;
+    /// High: a quantity to measure or count.
+    pub const QUANT: u16 = 15;
+    /// High: a yes/no question about a fact of the user's systems.
+    pub const FACT: u16 = 16;
+    /// High: the agent says the user would have to do work.
+    pub const YOU_NEED: u16 = 17;
+    /// Medium: a preference modal ("should", "want"), which damps data cues.
+    pub const MODAL: u16 = 18;
+    /// Medium: asks the user to describe what they know.
+    pub const DESCRIBE: u16 = 19;
+    /// High: the live state of things ("today", "in production").
+    pub const LIVE: u16 = 20;
+    /// Marker: the question is about the user ("you", "your").
+    pub const YOU: u16 = 21;
+    /// Marker: the question asks for a person ("who ...").
+    pub const WHO: u16 = 22;
+    /// Marker: a polite request frame ("can you").
+    pub const POLITE: u16 = 23;
 }
 
 const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static str) -> Cue {
@@ -38,7 +71,7 @@ const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static st
 }
 
 /// Optional lead-in before the question proper ("ok, so", "also,", "¿").
-const LEAD: &str = r"^(?:[¿>*\-\s]*)(?:(?:ok|okay|so|also|and|great|alright|one more thing|quick question|before i (?:start|continue|proceed)|otherwise|then|now|y|pues|entonces|vale|also|und|gut|noch eine frage)[,:]?\s+)*";
+const LEAD: &str = r"^(?:[¿>*\-\s]*)(?:(?:ok|okay|so|also|and|great|alright|one more thing|quick question|otherwise|then|now|y|pues|entonces|vale|und|gut|auch|noch)[,:]?\s+)*";
 
 fn build_cues() -> Result<CueSet, Error> {
     use tag::*;
@@ -46,121 +79,429 @@ fn build_cues() -> Result<CueSet, Error> {
     let set = CueSet::builder()
         // --- low: the agent proposes something concrete, a yes/no answers it.
         .regex(
-            &p(r"(?:should i|shall i|shall we|do you want me to|would you like me to|want me to|would you like (?:us|the agent) to|can i|may i|could i|is it (?:ok|okay|fine|alright) (?:if i|to)|ok(?:ay)? (?:if i|to)|mind if i|are you (?:ok|okay|fine|happy) with|would it be (?:ok|okay|fine) (?:if|to)|do you mind if|should the (?:agent|script|tool) |quieres que|deseas que|te parece (?:bien )?que|debo|puedo|lo (?:hago|cambio|borro)|prefieres que (?:lo|la)|soll ich|sollen wir (?:jetzt|gleich|direkt)|mochtest du,? dass ich|willst du,? dass ich|darf ich|kann ich|ist es (?:ok|okay|in ordnung),? wenn ich)\b"),
+            &p(r"(?:should i|shall i|shall we|do you want me to|would you like me to|want me to|would you like (?:us|the \w+) to|can i|may i|could i|is it (?:ok|okay|fine|alright|all right) (?:if i|to)|ok(?:ay)? (?:if i|to)|mind if i|are you (?:ok|okay|fine|happy) with|would it be (?:ok|okay|fine) (?:if|to)|do you mind if|should (?:the|this|these|it|they|that)|quieres que|deseas que|te parece (?:bien )?que|debo|puedo|prefieres que|soll ich|soll (?:das|der|die|es)|mochtest du,? dass ich|willst du,? dass ich|darf ich|kann ich|ist es (?:ok|okay|in ordnung),? wenn ich)\b"),
             cue("agent_proposal", PROPOSAL, 2.2, "yes/no on a concrete proposal"),
         )
-        .regex(
-            &p(r"(?:can you confirm|could you confirm|please confirm|just (?:to )?confirm|confirm(?:ing)? (?:that|whether|the)|is (?:that|this|it) (?:right|correct|ok|okay|what you (?:want|meant|expect))|did you mean|do you mean|are you sure|is the (?:above|plan|change|diff) (?:ok|okay|fine|good)|does (?:that|this) (?:look|sound|work)|sound(?:s)? good|good to go|(?:es|esta) (?:correcto|bien)|te parece bien|confirmas|ist das (?:richtig|korrekt|ok|in ordnung)|passt das|bestatige)\b"),
+        .phrases(
+            "(can you confirm|could you confirm|please confirm|just (to )?confirm|is (that|this|it) (right|correct|ok|okay|what you (want|meant|expect))|did you mean|do you mean|are you sure|does (that|this) (look|sound|work)|sound good|sounds good|good to go|ok?|okay?|alright?|(es|esta) (correcto|bien)|te parece bien|vale?|de acuerdo?|ist das (richtig|korrekt|ok|in ordnung)|passt (das|es)|einverstanden|works for you|work for you|fine with you|(ok|okay|fine|alright|good) (with|for) you)",
             cue("confirmation", CONFIRM, 1.6, "asks to confirm something concrete"),
         )
         .regex(
-            &p(r"(?:is|are|was|were|do|does|did|has|have|will|would|can|could|should|es|esta|hay|tienes|ist|sind|hast|hat|gibt es)\b"),
-            cue("yes_no_form", YESNO, 0.6, "a yes/no question"),
+            r"^(?:is|are) [^?]*\b(?:fine|ok|okay|acceptable|alright|good enough)\b",
+            cue("confirmation_fine", CONFIRM, 1.6, "asks to confirm something concrete"),
+        )
+        .regex(
+            &p(r"(?:do you (?:want|prefer|need|like|mind|agree)|would you (?:prefer|like|rather)|are you (?:ok|okay|fine|happy|good)|is (?:it|that) (?:ok|okay|fine|acceptable)|quieres|prefieres|te (?:parece|viene)|mochtest du|willst du|brauchst du|ist (?:es|das) (?:ok|okay))\b"),
+            cue("yes_no_wish", YESNO, 2.2, "a yes/no question about the user's wishes"),
         )
         // --- low: options offered.
-        .regex(r"\w \b(?:or|o|u|oder|vs\.?|versus) \w", cue("explicit_options", OPTIONS, 2.0, "offers alternatives"))
-        .regex(r"(?:\n\s*(?:[-*+•]|\d{1,2}[.)]|[a-e]\)))|\boption (?:[a-e1-9])\b|\((?:a|1)\)|\b(?:a|b|c)\)\s|\b\w+/\w+/\w+\b", cue("option_list", OPTIONS, 2.0, "lists options"))
-        .regex(r"\b(?:either|entweder|bien sea)\b", cue("either", OPTIONS, 0.8, "either ... or"))
-        .regex(r"\bor not\b|\bo no\b|\boder nicht\b", cue("or_not", YESNO, 1.0, "yes or no"))
+        .regex(r"\w,? (?:or|o|u|oder|vs\.?|versus) \w", cue("explicit_options", OPTIONS, 2.0, "offers alternatives"))
+        .regex(r"(?:\n\s*(?:[-*+•]|\d{1,2}[.)]|[a-e]\)))|\boption (?:[a-e1-9])\b|\((?:a|1)\)|\b(?:a|b|c)\)\s|\w/\w+/\w", cue("option_list", OPTIONS, 2.0, "lists options"))
+        .phrases(
+            "(either|entweder|bien sea)",
+            cue("either", OPTIONS, 0.8, "either ... or"),
+        )
+        .phrases(
+            "or not|o no|oder nicht",
+            cue("or_not", YESNO, 1.0, "yes or no"),
+        )
         // --- high: investigation, research, measurement.
         .literals(
             &[
-                "investigat*", "research*", "look into", "dig into", "dig through", "dig up", "dig out",
-                "find out", "figure out", "track down", "profile", "profiling", "benchmark*", "measure*",
-                "bisect*", "reproduce", "reproducing", "audit*", "analy*", "survey*", "evaluate", "assess*",
-                "explore", "study", "go through", "read through", "comb through", "look through",
-                "gather", "collect", "compile a list", "estimate", "quantify", "root cause", "root-cause",
-                "experiment*", "interview*", "pull the", "pull up", "check the logs", "check your logs",
-                "trace", "tracing", "dump", "inventory",
+                "investigat*", "look into", "dig into", "dig through", "dig up", "dig out", "find out",
+                "figure out", "track down", "profile", "profiling", "benchmark", "benchmarking", "measure",
+                "measuring", "bisect*", "reproduce", "reproducing", "audit", "auditing", "analyze",
+                "analyse", "analyzing", "analysing", "survey", "evaluate", "assess", "explore", "go through",
+                "read through", "comb through", "look through", "gather", "collect", "compile a list",
+                "quantify", "experiment with", "interview", "pull the", "pull up", "check the logs",
+                "check your logs", "trace", "inventory", "sift through",
                 "investigar", "averiguar", "medir", "analizar", "revisar", "reproducir", "recopilar",
                 "untersuch*", "recherchier*", "herausfind*", "messen", "analysier*", "prufen", "nachsehen",
-                "nachschauen", "reproduzier*", "sammeln", "ermitteln",
+                "nachschauen", "reproduzier*", "sammeln", "ermitteln", "nachfragen",
             ],
             cue("investigation", INVESTIGATE, 2.0, "asks for investigation or measurement"),
         )
+        .phrases(
+            "research(ing)? (into|on|whether|if|what|how|which|the|a|options|alternatives|solutions|this|that|it)|(do|some|more|further|additional|desk) research",
+            cue("research", INVESTIGATE, 2.0, "asks for research"),
+        )
         // --- high: the user must run, check or fetch something.
+        .phrases(
+            "(can|could|would) you (please )?(also )?(run|rerun|re-run|execute|try|test|check|verify|look|find|grab|pull|fetch|export|download|capture|record|profile|time|measure|search|dig|inspect|log into|log in|sign in|ssh|deploy|restart|install|upgrade|ask|reach out|contact|ping|email|confirm with|check with|get|obtain|retrieve|dump|list all|find out)|(would you be able to|are you able to|could you possibly|can you please|is it possible for you to) (run|check|look|find|pull|grab|fetch|export|get|verify|measure|test|ask|send|share|provide|confirm)|please (run|rerun|execute|try|test|check|verify|look up|find|grab|pull|fetch|export|download|capture|record|profile|measure|search|inspect|ask|contact|get|obtain|dump)|(puedes|podrias|podria|puede|pudieras) (ejecutar|correr|probar|revisar|comprobar|verificar|buscar|mirar|preguntar|consultar|medir|exportar|descargar|obtener|sacar|sacarme|averiguar)",
+            cue("user_action", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
+        )
         .regex(
-            r"\b(?:can|could|would) you (?:please )?(?:run|rerun|re-run|execute|try|test|check|verify|look|find|grab|pull|fetch|export|download|capture|record|profile|time|measure|search|dig|inspect|open|log into|log in|sign in|ssh|deploy|restart|install|upgrade|ask|reach out|contact|ping|email|confirm with|check with|get|obtain|retrieve|provide|share|send|paste|attach|upload|post|dump|list|tell me (?:what|which|how many|how much|when|where|why)|let me know (?:what|which|how many|how much|when|where|why))\b|\bplease (?:run|rerun|execute|try|test|check|verify|look up|find|grab|pull|fetch|export|download|capture|record|profile|measure|search|inspect|ask|contact|get|obtain|provide|share|send|paste|attach|upload|dump)\b|^(?:[¿\s]*)(?:run|check|verify|look up|find|grab|pull|fetch|export|capture|measure|ask|send|paste|share|provide)\b|\b(?:puedes|podrias|podria|puede|pudieras) (?:ejecutar|correr|probar|revisar|comprobar|verificar|buscar|mirar|enviar(?:me)?|mandar(?:me)?|pasar(?:me)?|compartir|pegar|preguntar|consultar|medir|exportar|descargar|obtener)\b|\b(?:kannst|konntest|konnten sie|konnen sie) (?:du |sie )?(?:mal )?(?:\w+ )?(?:\w+ )?(?:ausfuhren|laufen lassen|testen|prufen|nachsehen|nachschauen|schicken|senden|teilen|einfugen|fragen|messen|exportieren|herunterladen|besorgen|raussuchen|heraussuchen)\b",
-            cue("user_action", USER_ACTION, 1.4, "asks the user to run, fetch or check something"),
+            r"\b(?:kannst|konntest|konnten sie|konnen sie) (?:du |sie )?(?:mal )?(?:\w+ )?(?:\w+ )?(?:ausfuhren|laufen lassen|testen|prufen|nachsehen|nachschauen|fragen|nachfragen|messen|exportieren|herunterladen|besorgen|raussuchen|heraussuchen)\b",
+            cue("user_action_de", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
+        )
+        .phrases(
+            "(can|could|would) you (please )?(provide|share|send|paste|attach|upload|post|give me|copy)|(me puedes|puedes|podrias) (pasar|pasarme|enviar|enviarme|mandar|mandarme|compartir|pegar)|please (provide|share|send|paste|attach|upload)",
+            cue("send_me", DATA, 1.2, "asks the user to send something"),
+        )
+        .regex(
+            r"\b(?:kannst|konntest) du (?:mir )?(?:\w+ )?(?:schicken|senden|teilen|einfugen|geben)\b",
+            cue("send_me_de", DATA, 1.2, "asks the user to send something"),
         )
         // --- high: data the user must dig out.
         .literals(
             &[
                 "logs", "log output", "stack trace", "stacktrace", "traceback", "core dump", "heap dump",
                 "metrics", "p95", "p99", "p50", "latency", "throughput", "error rate", "flame graph",
-                "dashboard", "in production", "in prod", "on prod", "production data", "right now",
-                "currently", "exact version", "exact error", "full error", "which commit", "what commit",
-                "which release", "which version introduced", "when did", "since when", "how many users",
-                "how much traffic", "how many requests", "usage numbers", "numbers", "statistics",
-                "benchmarks", "budget", "cost", "costs", "pricing", "sla", "slo", "credentials",
-                "access to", "permission", "permissions", "output of", "results of", "the output",
-                "who owns", "who is responsible", "which team", "registros", "en produccion", "metricas",
-                "traza", "en este momento", "actualmente", "protokoll*", "in produktion", "metriken",
-                "aktuell", "derzeit",
+                "dashboard", "in production", "in prod", "on prod", "on production", "production hosts",
+                "exact version", "exact error", "full error", "which commit", "what commit", "which release",
+                "when did", "since when", "usage", "statistics", "traffic", "budget", "cost", "costs",
+                "spend", "pay", "credentials", "access to", "permission", "permissions", "output of",
+                "results of", "who owns", "who has access", "which team", "which customers", "customers",
+                "market share", "competitors", "studies", "evidence", "significance", "registros",
+                "metricas", "protokoll*", "metriken", "kunden", "studien", "somewhere", "in the org",
             ],
             cue("data_to_fetch", DATA, 1.0, "asks for data the user must dig out"),
         )
         .literals(
             &[
-                "you just", "you mentioned", "you reported", "you saw", "you're seeing", "you are seeing",
-                "you see", "you got", "you posted", "you pasted", "you shared", "you sent", "on your screen",
-                "in front of you", "you described", "acabas de", "que ves", "que viste", "du gerade",
-                "du siehst", "du gesehen",
+                "in production", "in prod", "on prod", "on production", "production hosts", "right now",
+                "currently", "current", "actually", "actual", "real-world", "real numbers", "today",
+                "these days", "this week", "this month", "this quarter", "last week", "last month",
+                "last quarter", "last year", "last night", "yesterday", "at peak", "since yesterday",
+                "en produccion", "actual", "actualmente", "ahora mismo", "ayer", "el mes pasado",
+                "in produktion", "aktuell", "derzeit", "momentan", "gestern", "zu spitzenzeiten",
+            ],
+            cue("live_state", LIVE, 1.0, "asks for the live state of things"),
+        )
+        .literals(
+            &[
+                "you", "your", "you're", "you've", "you'd", "yours", "tu", "tus", "te", "usted", "ustedes",
+                "vosotros", "du", "dein", "deine", "ihr", "euch", "euer",
+            ],
+            cue("about_you", YOU, 0.0, "asks about the user"),
+        )
+        // Polite request frames: longest-match makes them absorb their "you".
+        .literals(
+            &["can you", "could you", "would you", "will you", "should you", "do you", "thank you", "kannst du", "konntest du", "puedes tu"],
+            cue("polite_frame", POLITE, 0.0, "a polite request frame"),
+        )
+        .phrases(
+            "(tell me|let me know|do you know|any idea|sabes|weisst du) (which|what|whether|if|when|where|how many|how much|who|why|que|cual|cuando|donde|welche|was|wann|wo|ob)",
+            cue("embedded_question", OPEN, 0.9, "an open question"),
+        )
+        .phrases(
+            "(i can(')?t find|i couldn(')?t find|i could not find|i cannot find|i can(')?t see|couldn(')?t find|not documented|undocumented|none of the (existing )?docs|no (docs|documentation)|i only have|spread (over|across)|conflicting|no encuentro|no pude encontrar|no esta documentad|finde ich nicht|nirgends|nicht dokumentiert)",
+            cue("not_at_hand", DATA, 1.6, "the agent could not find it; the user must dig"),
+        )
+        .phrases(
+            "(you(')?d need to|you would need to|you(')?d have to|you would have to|you(')?ll need to|you will need to|you(')?ll have to|you will have to|requires you to|you need to (check|look|run|compare|ask|find)|tendrias que|habria que|musstest du|du musstest)",
+            cue("you_would_need_to", YOU_NEED, 2.5, "the user would have to do work to answer"),
+        )
+        .phrases(
+            "caused by|cause of|causing|due to|coming from|comes from|come from|responsible for|culprit|running out|bottleneck|slower|faster|why (is|are|does|do|did|was|were|has|have)|what's causing|what is causing|what caused|what changed|what broke|viene de|viene del|se debe a|por que|liegt (das|der|die|es)|verursacht|warum|wieso|woran",
+            cue("diagnosis", DIAG, 2.2, "asks for a diagnosis of a cause"),
+        )
+        .literals(&["correlat*", "leak*", "regress*"], cue("diagnosis_stem", DIAG, 2.2, "asks for a diagnosis of a cause"))
+        .regex(
+            r"\bwhich \w+ (?:broke|introduced|causes|caused)\b",
+            cue("diagnosis_which", DIAG, 2.2, "asks for a diagnosis of a cause"),
+        )
+        .phrases(
+            "(how (many|much|long|often|big|large|fast|slow|frequently)|what (percentage|fraction|share|proportion)|cuanto|cuanta|cuantos|cuantas|wie ((viel|viele)|lange|oft|gross|schnell))",
+            cue("quantity", QUANT, 1.4, "asks for a quantity to measure or count"),
+        )
+        .regex(
+            &p(r"(?:is|are|was|were|does|do|did|has|have|had|will|can) (?:the|this|that|these|those|our|any|anyone|anybody|anything|there|it|prod|production|staging|port|\w+ (?:still|already|ever|actually|currently))\b"),
+            cue("fact_check", FACT, 1.3, "asks a fact the user must check"),
+        )
+        .literals(
+            &[
+                "you just", "just showed", "just got", "you mentioned", "you reported", "you saw",
+                "you're seeing", "you are seeing", "you see", "you got", "you posted", "you pasted",
+                "you shared", "you sent", "on your screen", "in front of you", "you described",
+                "showed you", "you said", "you told me", "the screenshot you", "acabas de", "que ves",
+                "que viste", "dijiste", "mencionaste", "comentaste", "du gerade", "du siehst", "du gesehen",
+                "erwahnt", "du hattest gesagt",
             ],
             cue("at_hand", AT_HAND, 1.0, "the data is already in front of the user"),
         )
         // --- high: other people must be asked.
-        .regex(
-            r"\b(?:ask|check with|consult|talk to|reach out to|confirm with|loop in|coordinate with|get sign-?off from|get approval from|preguntar a|consultar con|hablar con|fragen|abklaren|rucksprache)\b",
-            cue("ask_others", OTHERS, 1.6, "the user must ask someone else"),
+        .phrases(
+            "ask (your|the|someone|somebody|around|legal|security|finance|ops|the team)|check with|consult|talk to|reach out to|confirm with|loop in|coordinate with|get sign-off|get signoff|get approval|anyone else|other teams|preguntar a|preguntarle a|consultar con|hablar con|fragen|abklaren|rucksprache",
+            cue("ask_others", OTHERS, 1.8, "the user must ask someone else"),
         )
+        .regex(r"\bbeim \w+ nachfragen\b", cue("ask_others_de", OTHERS, 1.8, "the user must ask someone else"))
         // --- high: blocking architecture / strategy decisions.
         .literals(
             &[
                 "architecture", "architectural", "strategy", "strategic", "trade-off", "trade-offs",
-                "tradeoff", "tradeoffs", "long-term", "long term", "roadmap", "migrate", "migration",
-                "re-architect", "rearchitect", "rewrite", "redesign", "overhaul", "vendor", "build vs buy",
-                "build or buy", "compliance", "regulatory", "legal", "licensing", "before proceeding",
-                "before we proceed", "before i proceed", "before going further", "blocking", "blocked",
-                "scalab*", "multi-region", "event sourcing", "microservice*", "monolith", "sharding",
-                "data model", "consistency model", "approach for the whole", "direction",
-                "arquitectura", "estrategia", "a largo plazo", "migrar", "migracion", "compensacion",
+                "tradeoff", "tradeoffs", "long-term", "long term", "roadmap", "re-architect", "rearchitect",
+                "rewrite", "redesign", "overhaul", "vendor", "build vs buy", "build or buy", "build our own",
+                "in-house", "compliance", "compliant", "regulatory", "legal", "licensing", "license",
+                "licenses", "before proceeding", "before we proceed", "before i proceed", "before going further",
+                "blocking", "blocked", "scalab*", "multi-region", "event sourcing", "microservice*",
+                "monolith", "sharding", "data model", "consistency", "standardise", "standardize",
+                "standardize on", "adopt", "across all teams", "org-wide", "company-wide", "isolation",
+                "multi-tenan*", "tenants", "this affects", "given we", "given the", "next year", "move from",
+                "move the", "switch from", "switch to", "before adding", "before building",
+                "before the launch", "before launch", "per customer", "per tenant",
+                "arquitectura", "estrategia", "a largo plazo", "migrar", "antes del lanzamiento",
                 "architektur", "strategie", "langfristig", "migrier*", "abwagung*",
             ],
             cue("strategy_decision", STRATEGY, 1.5, "a blocking architecture or strategy decision"),
         )
-        .regex(
-            r"\b(?:should we|do we need to|need to decide|have to decide|must decide|which direction|what approach should|how should we approach|deberiamos|tenemos que decidir|sollten wir|mussen wir entscheiden)\b",
-            cue("team_decision", DECIDE, 0.7, "a decision the team must take"),
+        .phrases(
+            "(should we|do we need to|need to decide|have to decide|must decide|which direction|what approach should|how should we approach|deberiamos|tenemos que decidir|sollten wir|sollen wir|mussen wir entscheiden)",
+            cue("team_decision", DECIDE, 0.8, "a decision the team must take"),
         )
         // --- medium: preference and decision elicitation, describing.
         .regex(
-            &p(r"(?:what|which|how|who|where|when|why|que|cual|cuales|como|quien|donde|cuando|por que|was|welche|welcher|welches|wie|wer|wo|wann|warum)\b"),
+            &p(r"(?:what|which|how|who|where|when|why|que|cual|cuales|como|quien|donde|cuando|was|welche|welcher|welches|wie|wer|wo|wann)\b"),
             cue("open_question", OPEN, 0.9, "an open question"),
         )
+        .phrases(
+            "(should|shall|would you like|do you want|you want|you'd like|you would like|you prefer|do you expect|you expect|you(')?re hoping|you hope|acceptable|target|deberia|deberian|quieres|prefieres|esperas|soll|sollen|sollte|mochtest|willst|erwartest)",
+            cue("preference_modal", MODAL, 1.0, "asks what should be, not what is"),
+        )
+        .regex(&p(r"(?:who|who's|whom|quien|quienes|wer|wem|wen)\b"), cue("asks_person", WHO, 0.0, "asks who"))
         .literals(
             &[
-                "prefer", "preference", "preferred", "would you like", "do you want", "how would you like",
-                "how do you want", "what do you think", "your opinion", "your call", "up to you",
-                "describe", "explain", "elaborate", "more details", "more detail", "more context",
-                "tell me more", "use case", "what do you expect", "expected behavior", "expected behaviour",
-                "what should", "how should", "which should", "what kind of", "what type of", "what sort of",
-                "what style", "what tone", "what format", "naming", "audience", "the goal", "your goal",
-                "in mind", "what are you trying", "remember", "recall", "what was", "clarify",
-                "prefieres", "preferencia", "describe", "explica", "explicar", "mas detalles", "caso de uso",
-                "que esperas", "como quieres", "como deberia", "bevorzug*", "beschreib*", "erklar*",
-                "mehr details", "anwendungsfall", "wie mochtest", "wie soll", "was erwartest",
+                "prefer", "preference", "preferred", "how would you like", "how do you want",
+                "what do you think", "your opinion", "your call", "up to you", "more details", "more detail",
+                "more context", "use case", "expected behavior", "expected behaviour", "what kind of",
+                "what type of", "what sort of", "what style", "what tone", "what format", "naming", "audience",
+                "the goal", "your goal", "in mind", "what are you trying", "remember", "recall", "clarify",
+                "hoping to", "trying to answer", "meant to", "business question", "research question",
+                "care about", "care most", "matter most", "matters most", "important to you", "new name",
+                "name for", "call it", "be called", "gustaria", "nombre", "ponemos", "llamamos", "nennen",
+                "preferencia", "mas detalles", "caso de uso", "que esperas", "como quieres", "bevorzug*",
+                "mehr details", "anwendungsfall", "wie mochtest", "was erwartest",
             ],
             cue("elicit", ELICIT, 1.0, "asks for a preference, decision or description"),
         )
+        .phrases(
+            "describe|explain|elaborate|sketch|walk me through|in your own words|tell me (more|about|what you)|what you'd like|what you would like|what you have in mind|what you mean|describir|explica|explicar|cuentame|erzahl",
+            cue("describe", DESCRIBE, 1.6, "asks the user to describe what they know"),
+        )
+        .literals(&["beschreib*", "erklar*"], cue("describe_de", DESCRIBE, 1.6, "asks the user to describe what they know"))
         .build()?;
     Ok(set)
+}
+
+/// Imperative verbs that open a terse proposal ("Ship it?", "Roll back to
+/// v2.3?", "Delete the three volumes?").
+const BARE_VERBS: &[&str] = &[
+    "add",
+    "apply",
+    "approve",
+    "archive",
+    "assign",
+    "attach",
+    "backfill",
+    "batch",
+    "bump",
+    "cache",
+    "cancel",
+    "cap",
+    "change",
+    "clean",
+    "close",
+    "combine",
+    "comment",
+    "commit",
+    "continue",
+    "convert",
+    "copy",
+    "create",
+    "cut",
+    "decrease",
+    "default",
+    "delete",
+    "deploy",
+    "disable",
+    "document",
+    "downgrade",
+    "drop",
+    "email",
+    "enable",
+    "exclude",
+    "export",
+    "extend",
+    "extract",
+    "file",
+    "fix",
+    "flag",
+    "freeze",
+    "go",
+    "group",
+    "hide",
+    "import",
+    "include",
+    "increase",
+    "inline",
+    "install",
+    "keep",
+    "kill",
+    "label",
+    "leave",
+    "limit",
+    "link",
+    "lock",
+    "lower",
+    "make",
+    "mark",
+    "mention",
+    "merge",
+    "move",
+    "mute",
+    "note",
+    "notify",
+    "open",
+    "pause",
+    "pin",
+    "ping",
+    "post",
+    "proceed",
+    "promote",
+    "publish",
+    "push",
+    "put",
+    "raise",
+    "rebase",
+    "reboot",
+    "reduce",
+    "refresh",
+    "reload",
+    "remove",
+    "rename",
+    "reorder",
+    "replace",
+    "reply",
+    "restart",
+    "resume",
+    "retrain",
+    "retry",
+    "revert",
+    "roll",
+    "rotate",
+    "round",
+    "schedule",
+    "send",
+    "set",
+    "ship",
+    "show",
+    "silence",
+    "skip",
+    "snooze",
+    "sort",
+    "split",
+    "squash",
+    "start",
+    "stick",
+    "stop",
+    "switch",
+    "sync",
+    "tag",
+    "translate",
+    "treat",
+    "trim",
+    "truncate",
+    "turn",
+    "tweak",
+    "unpin",
+    "update",
+    "upgrade",
+    "upload",
+    "use",
+    "wait",
+    "want",
+    "wrap",
+    "write",
+];
+
+/// Spanish words ending in `o` that are not a first-person verb.
+const ES_NOT_VERB: &[&str] = &[
+    "acaso",
+    "algo",
+    "archivo",
+    "cambio",
+    "caso",
+    "codigo",
+    "como",
+    "correo",
+    "cuando",
+    "cuanto",
+    "dato",
+    "donde",
+    "equipo",
+    "eso",
+    "esto",
+    "formato",
+    "metodo",
+    "mismo",
+    "modelo",
+    "ningun",
+    "nuevo",
+    "objetivo",
+    "otro",
+    "paso",
+    "pero",
+    "por",
+    "presupuesto",
+    "producto",
+    "proyecto",
+    "punto",
+    "quizo",
+    "registro",
+    "seguro",
+    "servicio",
+    "solo",
+    "tanto",
+    "tiempo",
+    "todo",
+    "uso",
+];
+
+/// Whether the part opens with a bare verb: an English imperative
+/// ("Ship it?") or a Spanish first-person present ("¿Borro la rama?").
+fn bare_verb_start(part: &str) -> bool {
+    let mut words = tact_core::words(part);
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let mut first = first;
+    while matches!(
+        first,
+        "ok" | "okay"
+            | "so"
+            | "also"
+            | "and"
+            | "then"
+            | "y"
+            | "und"
+            | "la"
+            | "lo"
+            | "le"
+            | "las"
+            | "los"
+            | "les"
+            | "me"
+            | "te"
+            | "se"
+            | "nos"
+            | "ya"
+            | "entonces"
+    ) {
+        first = words.next().unwrap_or("");
+    }
+    if BARE_VERBS.binary_search(&first).is_ok() {
+        return true;
+    }
+    first.chars().count() >= 4
+        && first.ends_with('o')
+        && part.trim_start().starts_with('¿')
+        && ES_NOT_VERB.binary_search(&first).is_err()
 }
 
 /// Split points between the parts of a multi-part question (normalized).
 fn part_splitter() -> Result<regex::Regex, Error> {
     regex::Regex::new(
-        r"(?:,|;|\s-)?\s(?:and|also|plus|y|und)\s(?:also\s)?(?:what|which|how|where|when|who|why|should|shall|do|does|can|could|would|is|are|will|que|cual|como|donde|cuando|debo|puedo|was|welche|wie|wo|wann|soll|kann)\b",
+        r"(?:,|;|\s-)?\s(?:and|also|plus|y|und)\s(?:also\s)?(?:what|which|how|where|when|who|why|should|shall|do|does|can|could|would|is|are|will|que|cual|como|donde|cuando|debo|puedo|was|welche|wie|wo|wann|soll|kann)(?-u:\b)",
     )
     .map_err(|e| {
         Error::Core(tact_core::CoreError::Pattern {
@@ -172,12 +513,13 @@ fn part_splitter() -> Result<regex::Regex, Error> {
 
 /// Stop words ignored when checking whether a context answers a question.
 const STOP: &[&str] = &[
-    "the", "and", "for", "you", "your", "this", "that", "with", "should", "would", "could", "which",
-    "what", "when", "where", "how", "are", "was", "were", "does", "did", "can", "will", "want", "like",
-    "use", "using", "our", "we", "me", "i", "to", "of", "in", "on", "is", "it", "be", "do", "a", "an",
-    "or", "there", "any", "have", "has", "from", "into", "about", "please", "let", "know", "need",
-    "que", "cual", "como", "para", "con", "los", "las", "el", "la", "de", "del", "una", "uno", "quieres",
-    "was", "wie", "welche", "der", "die", "das", "und", "mit", "fur", "soll", "ich", "wir", "du",
+    "a", "about", "an", "and", "any", "are", "be", "can", "como", "con", "could", "cual", "das",
+    "de", "del", "der", "did", "die", "do", "does", "du", "el", "for", "from", "fur", "has",
+    "have", "how", "i", "ich", "in", "into", "is", "it", "know", "la", "las", "let", "like", "los",
+    "me", "mit", "need", "of", "on", "or", "our", "para", "please", "que", "quieres", "should",
+    "soll", "that", "the", "there", "this", "to", "una", "und", "uno", "use", "using", "want",
+    "was", "we", "welche", "were", "what", "when", "where", "which", "wie", "will", "wir", "with",
+    "would", "you", "your",
 ];
 
 #[derive(Debug, Clone)]
@@ -201,19 +543,38 @@ impl Heuristic {
         })
     }
 
-    pub(crate) fn classify(&self, question: &str, context: Option<&str>) -> Classification<EffortLevel> {
-        let norm_ctx = context.map(normalize).filter(|c| !c.is_empty());
+    pub(crate) fn classify(
+        &self,
+        question: &str,
+        context: Option<&str>,
+    ) -> Classification<EffortLevel> {
+        let norm_ctx = context
+            .map(normalize)
+            .filter(|c| !c.is_empty())
+            .map(|c| ContextIndex::new(&c));
         // The parts: each question sentence (with its option list), split
-        // again at "and what/which/should ...". No question mark: the whole.
+        // again at "and what/which/should ...". No question sentence: the
+        // whole text. The other sentences (the preamble) lend their
+        // evidence to every part.
         let segments = extract_questions(question);
         let mut parts: Vec<String> = Vec::new();
+        let mut preamble = String::new();
         if segments.is_empty() {
             parts.push(normalize(question));
         } else {
+            let mut last_end = 0;
             for s in &segments {
+                if let Some(between) = question.get(last_end..s.start) {
+                    preamble.push_str(between);
+                    preamble.push(' ');
+                }
+                last_end = s.end;
                 let n = normalize(s.text(question));
                 let mut last = 0;
-                for m in self.splitter.find_iter(&n) {
+                let may_split = [" and ", " y ", " und ", " also ", " plus "]
+                    .iter()
+                    .any(|c| n.contains(c));
+                for m in self.splitter.find_iter(&n).filter(|_| may_split) {
                     let piece = n[last..m.start()].trim();
                     if !piece.is_empty() {
                         parts.push(piece.to_owned());
@@ -225,12 +586,29 @@ impl Heuristic {
                     .strip_prefix("and ")
                     .or_else(|| piece.strip_prefix("also "))
                     .unwrap_or(piece);
-                parts.push(piece.to_owned());
+                // "... and when?" continues the part before it.
+                match parts.last_mut() {
+                    Some(prev) if last > 0 && tact_core::word_count(piece) < 3 => {
+                        prev.push(' ');
+                        prev.push_str(piece);
+                    }
+                    _ => parts.push(piece.to_owned()),
+                }
+            }
+            if let Some(rest) = question.get(last_end..) {
+                preamble.push_str(rest);
             }
         }
+        let preamble = normalize(&preamble);
+        let pre_hits = if preamble.is_empty() {
+            Vec::new()
+        } else {
+            self.cues.hits_unlocated(&preamble)
+        };
+        let extra = Extra::from_preamble(&self.cues, &pre_hits, &preamble);
         let mut best: Option<(EffortLevel, f32, Vec<Reason>)> = None;
         for part in &parts {
-            let (label, conf, reasons) = self.classify_part(part, norm_ctx.as_deref());
+            let (label, conf, reasons) = self.classify_part(part, norm_ctx.as_ref(), &extra);
             let better = match &best {
                 None => true,
                 Some((l, c, _)) => label > *l || (label == *l && conf > *c),
@@ -239,8 +617,7 @@ impl Heuristic {
                 best = Some((label, conf, reasons));
             }
         }
-        let (label, conf, mut reasons) =
-            best.unwrap_or((EffortLevel::Medium, 0.34, Vec::new()));
+        let (label, conf, mut reasons) = best.unwrap_or((EffortLevel::Medium, 0.34, Vec::new()));
         if parts.len() > 1 {
             reasons.push(Reason::new(
                 "multi_part",
@@ -255,41 +632,82 @@ impl Heuristic {
         }
     }
 
-    fn classify_part(&self, part: &str, ctx: Option<&str>) -> (EffortLevel, f32, Vec<Reason>) {
-        let hits = self.cues.hits(part);
+    fn classify_part(
+        &self,
+        part: &str,
+        ctx: Option<&ContextIndex>,
+        extra: &Extra,
+    ) -> (EffortLevel, f32, Vec<Reason>) {
+        let hits = self.cues.hits_unlocated(part);
+        // Per-tag weight sums and counts, in one pass.
+        let mut sums = [0.0f32; 32];
+        let mut counts = [0u8; 32];
+        for h in &hits {
+            let t = usize::from(h.cue.tag) & 31;
+            sums[t] += h.cue.weight;
+            counts[t] = counts[t].saturating_add(1);
+        }
+        let has = |t: u16| counts[usize::from(t) & 31] > 0;
+        let sum = |t: u16| sums[usize::from(t) & 31];
         if let Some(ctx) = ctx {
-            if let Some(reason) = context_answers(part, ctx) {
-                return (EffortLevel::Low, 0.8, vec![reason]);
+            // An answer in the context counts, unless the question asks for
+            // the live state of things ("today", "in production").
+            if !has(tag::LIVE) {
+                if let Some(reason) = context_answers(part, ctx) {
+                    return (EffortLevel::Low, 0.8, vec![reason]);
+                }
             }
         }
-        let has = |t: u16| hits.iter().any(|h| h.cue.tag == t);
-        let sum = |t: u16| -> f32 { hits.iter().filter(|h| h.cue.tag == t).map(|h| h.cue.weight).sum() };
-        let proposal = has(tag::PROPOSAL);
-        let at_hand = has(tag::AT_HAND);
+        let bare = bare_verb_start(part);
+        let proposal = has(tag::PROPOSAL) || bare;
+        let at_hand = has(tag::AT_HAND) || extra.at_hand;
+        let modal = has(tag::MODAL) || has(tag::ELICIT);
+        let describe = has(tag::DESCRIBE);
+        let about_you = has(tag::YOU);
         let mut s = Scores {
             medium: 0.4,
             ..Scores::default()
         };
         // Low evidence.
         s.low += sum(tag::PROPOSAL) + sum(tag::CONFIRM) + sum(tag::OPTIONS) + sum(tag::YESNO);
+        s.low += extra.options;
+        if bare {
+            s.low += 2.0;
+        }
         // Medium evidence.
-        s.medium += sum(tag::ELICIT) + sum(tag::OPEN);
-        // High evidence. The agent's own proposed work costs the user little.
+        s.medium += sum(tag::ELICIT) + sum(tag::OPEN) + sum(tag::MODAL) + sum(tag::DESCRIBE);
+        // High evidence. The agent's own proposed work costs the user little,
+        // and "what should X be" asks for a wish, not for data.
         let agent_work = if proposal { 0.25 } else { 1.0 };
+        let wish = if modal { 0.3 } else { 1.0 };
         s.high += sum(tag::INVESTIGATE) * agent_work;
         s.high += sum(tag::STRATEGY) * if proposal { 0.3 } else { 1.0 };
-        s.high += sum(tag::USER_ACTION) + sum(tag::OTHERS) * agent_work;
-        let data = sum(tag::DATA);
+        s.high += sum(tag::USER_ACTION) + sum(tag::YOU_NEED) + sum(tag::OTHERS) * agent_work;
+        s.high += sum(tag::DIAG) * agent_work;
+        let data = (sum(tag::DATA) + sum(tag::QUANT) + sum(tag::FACT) + sum(tag::LIVE))
+            * wish
+            * agent_work;
         if at_hand {
             s.medium += data;
         } else {
-            s.high += data * agent_work;
+            s.high += data;
         }
-        if has(tag::DECIDE) && has(tag::STRATEGY) {
+        // An open question about things, not about the user's wishes or
+        // knowledge, asks for a fact the user must look up.
+        let asks_person = has(tag::WHO);
+        let fact_lookup =
+            has(tag::OPEN) && !modal && !describe && !about_you && !proposal && !asks_person;
+        if fact_lookup && at_hand {
+            s.medium += FACT_LOOKUP;
+        } else if fact_lookup {
+            s.high += FACT_LOOKUP;
+        }
+        if has(tag::DECIDE) && (has(tag::STRATEGY) || extra.strategy > 0.0) {
             s.high += sum(tag::DECIDE);
         } else {
             s.medium += sum(tag::DECIDE);
         }
+        s.high += extra.high;
         let label = if s.high >= s.low.max(s.medium) && s.high > 0.0 {
             EffortLevel::High
         } else if s.low >= s.medium {
@@ -298,8 +716,95 @@ impl Heuristic {
             EffortLevel::Medium
         };
         let conf = softmax_winner(s, label);
-        let reasons = reasons_for(&hits, part, label, proposal, at_hand);
+        let mut reasons = reasons_for(&self.cues, &hits, part, label, proposal, at_hand);
+        if label == EffortLevel::Low && bare {
+            reasons.insert(
+                0,
+                Reason::new("bare_proposal", "opens with a verb: a terse proposal", 2.0),
+            );
+        }
+        if label == EffortLevel::High && fact_lookup {
+            reasons.push(Reason::new(
+                "fact_lookup",
+                "asks for a fact about systems or data, not a wish",
+                FACT_LOOKUP,
+            ));
+        }
+        if label != EffortLevel::Medium || extra.reasons.is_empty() {
+            reasons.extend(
+                extra
+                    .reasons
+                    .iter()
+                    .filter(|r| match label {
+                        EffortLevel::Low => r.cue == "explicit_options" || r.cue == "option_list",
+                        EffortLevel::High => r.cue != "explicit_options" && r.cue != "option_list",
+                        EffortLevel::Medium => false,
+                    })
+                    .cloned(),
+            );
+        }
+        if reasons.len() > 1 {
+            reasons.retain(|r| r.cue != "default");
+        }
         (label, conf, reasons)
+    }
+}
+
+/// Weight of an open question about facts rather than wishes.
+const FACT_LOOKUP: f32 = 1.3;
+
+/// Evidence from the sentences around the questions: "You'd have to run
+/// the stress test", "I couldn't find it", "I can do A or B", "This affects
+/// isolation and cost".
+#[derive(Debug, Default)]
+struct Extra {
+    high: f32,
+    strategy: f32,
+    options: f32,
+    at_hand: bool,
+    reasons: Vec<Reason>,
+}
+
+impl Extra {
+    fn from_preamble(cues: &CueSet, hits: &[CueHit<'_>], text: &str) -> Self {
+        let mut e = Extra::default();
+        for h in hits {
+            let take = match h.cue.tag {
+                tag::YOU_NEED => {
+                    e.high += h.cue.weight;
+                    true
+                }
+                tag::DATA if h.cue.name == "not_at_hand" => {
+                    e.high += h.cue.weight;
+                    true
+                }
+                tag::STRATEGY => {
+                    e.strategy += h.cue.weight;
+                    e.high += h.cue.weight * 0.7;
+                    true
+                }
+                tag::OPTIONS => {
+                    e.options = e.options.max(1.5);
+                    true
+                }
+                tag::AT_HAND => {
+                    e.at_hand = true;
+                    false
+                }
+                _ => false,
+            };
+            if take {
+                e.reasons.push(Reason::new(
+                    h.cue.name,
+                    match span_text(cues, h, text) {
+                        "" => format!("{} (in the surrounding text)", h.cue.explanation),
+                        m => format!("{} (in the surrounding text): `{m}`", h.cue.explanation),
+                    },
+                    h.cue.weight,
+                ));
+            }
+        }
+        e
     }
 }
 
@@ -312,7 +817,11 @@ fn softmax_winner(s: Scores, label: EffortLevel) -> f32 {
         EffortLevel::Medium => m,
         EffortLevel::High => h,
     };
-    if total.is_finite() && total > 0.0 { w / total } else { 0.34 }
+    if total.is_finite() && total > 0.0 {
+        w / total
+    } else {
+        0.34
+    }
 }
 
 fn supports(tag: u16, label: EffortLevel, proposal: bool, at_hand: bool) -> bool {
@@ -320,27 +829,41 @@ fn supports(tag: u16, label: EffortLevel, proposal: bool, at_hand: bool) -> bool
     match label {
         EffortLevel::Low => matches!(tag, PROPOSAL | CONFIRM | OPTIONS | YESNO),
         EffortLevel::Medium => {
-            matches!(tag, ELICIT | OPEN | DECIDE) || (tag == DATA && at_hand)
+            matches!(tag, ELICIT | OPEN | DECIDE | MODAL | DESCRIBE) || (tag == DATA && at_hand)
         }
         EffortLevel::High => {
-            matches!(tag, USER_ACTION | STRATEGY | DECIDE)
-                || (matches!(tag, INVESTIGATE | OTHERS) && !proposal)
+            matches!(tag, USER_ACTION | STRATEGY | DECIDE | YOU_NEED)
+                || (matches!(tag, INVESTIGATE | OTHERS | DIAG | QUANT | FACT) && !proposal)
                 || (tag == DATA && !at_hand)
         }
     }
 }
 
-fn reasons_for(hits: &[CueHit<'_>], part: &str, label: EffortLevel, proposal: bool, at_hand: bool) -> Vec<Reason> {
+/// The matched text of a literal hit; regex hits are not located (that
+/// would cost a second search per cue), so they give "".
+fn span_text<'t>(_cues: &CueSet, hit: &CueHit<'_>, text: &'t str) -> &'t str {
+    text.get(hit.start..hit.end).unwrap_or("").trim()
+}
+
+fn reasons_for(
+    cues: &CueSet,
+    hits: &[CueHit<'_>],
+    part: &str,
+    label: EffortLevel,
+    proposal: bool,
+    at_hand: bool,
+) -> Vec<Reason> {
     let mut out: Vec<Reason> = hits
         .iter()
         .filter(|h| supports(h.cue.tag, label, proposal, at_hand))
         .map(|h| {
-            let matched = h.matched(part).trim();
-            let detail = if matched.chars().count() > 48 {
-                h.cue.explanation.to_owned()
-            } else {
-                format!("{}: `{}`", h.cue.explanation, matched)
-            };
+            let matched = span_text(cues, h, part);
+            let detail: std::borrow::Cow<'static, str> =
+                if matched.is_empty() || matched.chars().count() > 48 {
+                    h.cue.explanation.into()
+                } else {
+                    format!("{}: `{}`", h.cue.explanation, matched).into()
+                };
             Reason::new(h.cue.name, detail, h.cue.weight)
         })
         .collect();
@@ -351,24 +874,55 @@ fn reasons_for(hits: &[CueHit<'_>], part: &str, label: EffortLevel, proposal: bo
     out
 }
 
-/// Whether `ctx` already answers `part`: most of the question's content
-/// words appear in the context.
-fn context_answers(part: &str, ctx: &str) -> Option<Reason> {
-    let content: Vec<&str> = tact_core::words(part)
-        .filter(|w| w.chars().count() >= 3 && !STOP.contains(w))
-        .collect();
-    if content.is_empty() {
+/// A crude stem for matching question words against a context: a common
+/// suffix dropped, then at most five characters ("panicking" ~ "panicked",
+/// "lives" ~ "live").
+fn stem(w: &str) -> &str {
+    let w = ["ing", "ies", "es", "ed", "ly", "s"]
+        .iter()
+        .find_map(|suf| w.strip_suffix(suf).filter(|rest| rest.len() >= 3))
+        .unwrap_or(w);
+    match w.char_indices().nth(5) {
+        Some((i, _)) => &w[..i],
+        None => w,
+    }
+}
+
+/// The stems of a context's words, built once per classification.
+pub(crate) struct ContextIndex {
+    stems: std::collections::HashSet<String>,
+}
+
+impl ContextIndex {
+    fn new(ctx: &str) -> Self {
+        Self {
+            stems: tact_core::words(ctx).map(|w| stem(w).to_owned()).collect(),
+        }
+    }
+}
+
+/// Whether the context already answers `part`: at least half of the
+/// question's content words (two or more) appear in the context, compared
+/// by stem. Linear in the sizes of both.
+fn context_answers(part: &str, ctx: &ContextIndex) -> Option<Reason> {
+    let mut total = 0usize;
+    let mut found = 0usize;
+    for w in
+        tact_core::words(part).filter(|w| w.chars().count() >= 3 && STOP.binary_search(w).is_err())
+    {
+        total += 1;
+        if ctx.stems.contains(stem(w)) {
+            found += 1;
+        }
+    }
+    if total == 0 {
         return None;
     }
-    let found = content
-        .iter()
-        .filter(|w| tact_core::words(ctx).any(|c| c == **w || (c.len() > 4 && w.starts_with(&c[..c.len() - 1]))))
-        .count();
-    let ratio = found as f32 / content.len() as f32;
-    (ratio >= 0.6 && found >= 2).then(|| {
+    let ratio = found as f32 / total as f32;
+    (ratio >= 0.5 && (found >= 2 || total == 1)).then(|| {
         Reason::new(
             "context_answers",
-            format!("{found} of {} key words are in the given context", content.len()),
+            format!("{found} of {total} key words are in the given context"),
             2.0,
         )
     })

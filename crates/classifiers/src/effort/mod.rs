@@ -108,10 +108,12 @@ impl EffortClassifier {
         SHARED
             .get_or_init(|| Self::builder().build().map_err(|e| e.to_string()))
             .as_ref()
-            .map_err(|e| Error::Core(tact_core::CoreError::Pattern {
-                pattern: "<effort cues>".into(),
-                message: e.clone(),
-            }))
+            .map_err(|e| {
+                Error::Core(tact_core::CoreError::Pattern {
+                    pattern: "<effort cues>".into(),
+                    message: e.clone(),
+                })
+            })
     }
 
     /// The strategy in use.

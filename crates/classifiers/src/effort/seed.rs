@@ -44,8 +44,11 @@ pub fn classify(question: &str) -> Classification<EffortLevel> {
             Some(ind) if !has_options => format!("selection word `{ind}`, {word_count} words"),
             _ => format!("offers options, {word_count} words"),
         };
-        return Classification::new(EffortLevel::Low, 0.8)
-            .with_reason(Reason::new("seed_selection", detail, 1.0));
+        return Classification::new(EffortLevel::Low, 0.8).with_reason(Reason::new(
+            "seed_selection",
+            detail,
+            1.0,
+        ));
     }
     let label = match word_count {
         0..=10 => EffortLevel::Low,
@@ -78,8 +81,14 @@ mod tests {
             ("How should we handle errors?", Low),
             // ADR says medium; "prefer" matches inside "preferred".
             ("What is your preferred coding style?", Low),
-            ("Should we investigate caching strategies before proceeding?", High),
-            ("Do you want me to research distributed tracing solutions?", High),
+            (
+                "Should we investigate caching strategies before proceeding?",
+                High,
+            ),
+            (
+                "Do you want me to research distributed tracing solutions?",
+                High,
+            ),
             ("What architecture patterns should we consider?", High),
         ];
         for (q, want) in cases {

@@ -1,0 +1,565 @@
+//! Credential detection in tool params: keys that name a credential, and
+//! string values (at any depth) shaped like one. Findings carry the kind
+//! and the location only, never the secret itself.
+
+use std::sync::{Arc, LazyLock};
+
+use regex::{Regex, RegexSet};
+use serde_json::Value;
+use tact_core::CoreError;
+use tact_core::guidance::ClassifyError;
+
+use crate::Error;
+
+/// Deepest nesting walked; deeper values are not inspected.
+const MAX_DEPTH: usize = 128;
+
+/// Single words that name a credential when they appear in a key.
+const CREDENTIAL_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "secrets",
+    "credential",
+    "credentials",
+    "apikey",
+    "accesstoken",
+    "authtoken",
+    "privatekey",
+    "authorization",
+];
+
+/// Word pairs that name a credential (`api_key`, `accessToken`...).
+const CREDENTIAL_PAIRS: &[(&str, &str)] = &[
+    ("api", "key"),
+    ("access", "token"),
+    ("auth", "token"),
+    ("private", "key"),
+];
+
+/// A last word that makes the key describe a credential rather than hold
+/// one (`secret_name`, `password_file`, `api_key_env`...).
+const QUALIFIERS: &[&str] = &[
+    "name",
+    "names",
+    "id",
+    "ids",
+    "type",
+    "kind",
+    "count",
+    "length",
+    "len",
+    "path",
+    "file",
+    "filename",
+    "ref",
+    "hint",
+    "policy",
+    "prompt",
+    "required",
+    "expiry",
+    "expires",
+    "expiration",
+    "ttl",
+    "pattern",
+    "regex",
+    "field",
+    "env",
+    "var",
+    "variable",
+    "label",
+    "description",
+    "set",
+];
+
+/// How a match of a shape is confirmed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Check {
+    /// Any match counts.
+    Always,
+    /// The match must contain an ASCII digit (bearer tokens).
+    HasDigit,
+    /// The assigned value (group 1) must look random: a digit, a symbol,
+    /// or 16+ characters (so prose like "password: required" is not one).
+    SecretLike,
+}
+
+/// Built-in value shapes: id, description, pattern, confirmation.
+const SHAPES: &[(&str, &str, &str, Check)] = &[
+    (
+        "cloud_access_key_id",
+        "a cloud access key id",
+        r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b",
+        Check::Always,
+    ),
+    (
+        "private_key_block",
+        "a PEM private key block",
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
+        Check::Always,
+    ),
+    (
+        "bearer_token",
+        "a bearer token",
+        r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{12,}=*",
+        Check::HasDigit,
+    ),
+    (
+        "jwt",
+        "a JWT",
+        r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",
+        Check::Always,
+    ),
+    (
+        "github_token",
+        "a GitHub token",
+        r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})",
+        Check::Always,
+    ),
+    (
+        "slack_token",
+        "a Slack token",
+        r"\bxox[abprs]-[A-Za-z0-9-]{10,}",
+        Check::Always,
+    ),
+    (
+        "google_api_key",
+        "a Google API key",
+        r"\bAIza[0-9A-Za-z_-]{35}",
+        Check::Always,
+    ),
+    (
+        "secret_api_key",
+        "a secret API key",
+        r"\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,})",
+        Check::Always,
+    ),
+    (
+        "url_credentials",
+        "a URL with a password",
+        r"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:[^/\s:@$<{*][^/\s:@]*@",
+        Check::Always,
+    ),
+    (
+        "credential_assignment",
+        "a credential assignment",
+        r#"(?i)(?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)["']?\s*[=:]\s*["']?([^\s"'$<{*][^\s"',;]{5,})"#,
+        Check::SecretLike,
+    ),
+];
+
+/// What kind of credential was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CredentialKind {
+    /// A key that names a credential holds a non-empty string.
+    KeyName,
+    /// A string value has a credential's shape: the shape's id and
+    /// description.
+    Shape {
+        /// Stable id, e.g. `cloud_access_key_id`.
+        id: String,
+        /// Description, e.g. "a cloud access key id".
+        label: String,
+    },
+}
+
+impl CredentialKind {
+    /// Stable id: `key_name` or the shape's id.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::KeyName => "key_name",
+            Self::Shape { id, .. } => id,
+        }
+    }
+
+    /// Human description for reasons.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::KeyName => "a key naming a credential".to_owned(),
+            Self::Shape { label, .. } => format!("a value shaped like {label}"),
+        }
+    }
+}
+
+/// A credential found in params: its kind and where (`params.a.b[2]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// What was found.
+    pub kind: CredentialKind,
+    /// Where: `params` followed by `.key` and `[index]` steps.
+    pub path: String,
+}
+
+#[derive(Debug)]
+struct Shapes {
+    set: RegexSet,
+    regexes: Vec<Regex>,
+    info: Vec<(String, String, Check)>,
+}
+
+impl Shapes {
+    fn build(extra: &[(&str, &str)]) -> Result<Self, CoreError> {
+        let mut patterns = Vec::new();
+        let mut info = Vec::new();
+        for (id, label, pat, check) in SHAPES {
+            patterns.push((*pat).to_owned());
+            info.push(((*id).to_owned(), (*label).to_owned(), *check));
+        }
+        for (name, pat) in extra {
+            patterns.push((*pat).to_owned());
+            info.push(((*name).to_owned(), format!("`{name}`"), Check::Always));
+        }
+        let compile_err = |pattern: &str, e: regex::Error| CoreError::Pattern {
+            pattern: pattern.to_owned(),
+            message: e.to_string(),
+        };
+        let mut regexes = Vec::with_capacity(patterns.len());
+        for p in &patterns {
+            regexes.push(Regex::new(p).map_err(|e| compile_err(p, e))?);
+        }
+        let set = RegexSet::new(&patterns).map_err(|e| compile_err("<set>", e))?;
+        Ok(Self { set, regexes, info })
+    }
+
+    /// The first confirmed shape in `s`, as an index.
+    fn find(&self, s: &str) -> Option<usize> {
+        if !self.set.is_match(s) {
+            return None;
+        }
+        let hits = self.set.matches(s);
+        hits.iter().find(|&i| {
+            let (Some(re), Some((_, _, check))) = (self.regexes.get(i), self.info.get(i)) else {
+                return false;
+            };
+            match check {
+                Check::Always => true,
+                Check::HasDigit => re
+                    .find_iter(s)
+                    .any(|m| m.as_str().bytes().any(|b| b.is_ascii_digit())),
+                Check::SecretLike => re
+                    .captures_iter(s)
+                    .any(|c| c.get(1).is_some_and(|v| secret_like(v.as_str()))),
+            }
+        })
+    }
+}
+
+fn secret_like(v: &str) -> bool {
+    v.chars().count() >= 16
+        || v.bytes()
+            .any(|b| b.is_ascii_digit() || (b.is_ascii_punctuation() && b != b'.'))
+}
+
+static DEFAULT_SHAPES: LazyLock<Option<Arc<Shapes>>> = LazyLock::new(|| match Shapes::build(&[]) {
+    Ok(s) => Some(Arc::new(s)),
+    Err(e) => {
+        tracing::error!(error = %e, "built-in credential shapes failed to compile");
+        None
+    }
+});
+
+/// Finds credentials in JSON params (see the module docs).
+#[derive(Debug, Clone)]
+pub struct CredentialScanner {
+    shapes: Option<Arc<Shapes>>,
+    extra_words: Vec<String>,
+}
+
+impl Default for CredentialScanner {
+    fn default() -> Self {
+        Self {
+            shapes: DEFAULT_SHAPES.clone(),
+            extra_words: Vec::new(),
+        }
+    }
+}
+
+impl CredentialScanner {
+    /// The built-in shapes and key words plus `shapes` (`(name, regex)`)
+    /// and `key_words` (whole key words, any case).
+    pub fn with_extra(shapes: &[(&str, &str)], key_words: &[&str]) -> Result<Self, Error> {
+        Ok(Self {
+            shapes: Some(Arc::new(Shapes::build(shapes)?)),
+            extra_words: key_words
+                .iter()
+                .map(|w| w.to_lowercase().replace(['_', '-', ' '], ""))
+                .collect(),
+        })
+    }
+
+    /// The first credential in `params`, depth first in document order.
+    /// Fails only if the built-in patterns could not be compiled.
+    pub fn scan(&self, params: &Value) -> Result<Option<Finding>, ClassifyError> {
+        let Some(shapes) = &self.shapes else {
+            return Err("credential patterns unavailable".into());
+        };
+        let mut path = String::from("params");
+        Ok(self.walk(shapes, params, &mut path, 0))
+    }
+
+    fn walk(&self, shapes: &Shapes, v: &Value, path: &mut String, depth: usize) -> Option<Finding> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match v {
+            Value::String(s) => shapes.find(s).and_then(|i| {
+                let (id, label, _) = shapes.info.get(i)?;
+                Some(Finding {
+                    kind: CredentialKind::Shape {
+                        id: id.clone(),
+                        label: label.clone(),
+                    },
+                    path: path.clone(),
+                })
+            }),
+            Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                let found = self.walk(shapes, item, path, depth + 1);
+                path.truncate(len);
+                found
+            }),
+            Value::Object(map) => map.iter().find_map(|(k, item)| {
+                let len = path.len();
+                path.push('.');
+                // A key is shown unless it itself looks like a secret.
+                if shapes.find(k).is_some() {
+                    path.push_str("<redacted>");
+                } else {
+                    path.push_str(k);
+                }
+                let found = if matches!(item, Value::String(s) if !s.is_empty())
+                    && self.names_credential(k)
+                {
+                    Some(Finding {
+                        kind: CredentialKind::KeyName,
+                        path: path.clone(),
+                    })
+                } else {
+                    self.walk(shapes, item, path, depth + 1)
+                };
+                path.truncate(len);
+                found
+            }),
+            _ => None,
+        }
+    }
+
+    /// Whether a key names a credential: one of the credential words or
+    /// word pairs, unless its last word only qualifies it (`secret_name`).
+    pub fn names_credential(&self, key: &str) -> bool {
+        if self.extra_words.is_empty() && !mentions_credential_stem(key) {
+            return false;
+        }
+        let words = key_words(key);
+        let Some(last) = words.last() else {
+            return false;
+        };
+        if words.len() > 1 && QUALIFIERS.contains(&last.as_str()) {
+            return false;
+        }
+        let joined: String = words.concat();
+        words.iter().any(|w| CREDENTIAL_WORDS.contains(&w.as_str()))
+            || words.windows(2).any(|p| {
+                CREDENTIAL_PAIRS
+                    .iter()
+                    .any(|(a, b)| p[0] == *a && p[1] == *b)
+            })
+            || self
+                .extra_words
+                .iter()
+                .any(|w| !w.is_empty() && (words.contains(w) || joined == *w))
+    }
+}
+
+/// Cheap prefilter: whether `key` contains (ASCII, any case) a stem every
+/// built-in credential word or pair contains.
+fn mentions_credential_stem(key: &str) -> bool {
+    const STEMS: [&[u8]; 5] = [b"pass", b"secret", b"key", b"token", b"credential"];
+    let b = key.as_bytes();
+    let authz = b"authorization";
+    STEMS
+        .iter()
+        .chain(std::iter::once(&&authz[..]))
+        .any(|stem| b.windows(stem.len()).any(|w| w.eq_ignore_ascii_case(stem)))
+}
+
+/// Splits a key into lowercase words at `_`, `-`, `.`, spaces and camel-case
+/// boundaries (`APIKey` gives `api`, `key`).
+fn key_words(key: &str) -> Vec<String> {
+    let chars: Vec<char> = key.chars().collect();
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        if c.is_uppercase() && !cur.is_empty() {
+            let prev = chars.get(i.wrapping_sub(1)).copied().unwrap_or(' ');
+            let next = chars.get(i + 1).copied().unwrap_or(' ');
+            if prev.is_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_uppercase() && next.is_lowercase())
+            {
+                words.push(std::mem::take(&mut cur));
+            }
+        }
+        cur.extend(c.to_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn scan(v: Value) -> Option<Finding> {
+        CredentialScanner::default().scan(&v).unwrap()
+    }
+
+    #[test]
+    fn key_words_split_case_and_separators() {
+        assert_eq!(key_words("APIKey"), ["api", "key"]);
+        assert_eq!(key_words("x-api-key"), ["x", "api", "key"]);
+        assert_eq!(key_words("accessToken"), ["access", "token"]);
+        assert_eq!(
+            key_words("AWS_SECRET_ACCESS_KEY"),
+            ["aws", "secret", "access", "key"]
+        );
+        assert_eq!(key_words("token2fa"), ["token2fa"]);
+    }
+
+    #[test]
+    fn key_names() {
+        let s = CredentialScanner::default();
+        for k in [
+            "password",
+            "passwd",
+            "PASSWORD",
+            "db_password",
+            "api_key",
+            "API-Key",
+            "apiKey",
+            "APIKEY",
+            "access_token",
+            "ACCESS_TOKEN",
+            "authToken",
+            "client_secret",
+            "secret",
+            "private_key",
+            "privateKeyPem",
+            "credentials",
+            "Authorization",
+            "aws_secret_access_key",
+        ] {
+            assert!(s.names_credential(k), "{k}");
+        }
+        for k in [
+            "max_tokens",
+            "token_count",
+            "public_key_pem",
+            "pattern",
+            "path",
+            "secret_name",
+            "password_file",
+            "api_key_env",
+            "secretary",
+            "keyboard",
+            "author",
+            "token",
+        ] {
+            assert!(!s.names_credential(k), "{k}");
+        }
+    }
+
+    #[test]
+    fn shapes_without_echoing_values() {
+        let cases = [
+            (
+                json!({"a": {"b": ["x", "AKIAZ3XQ7T4M9P2LWK5D"]}}),
+                "cloud_access_key_id",
+                "params.a.b[1]",
+            ),
+            (
+                json!({"k": "-----BEGIN OPENSSH PRIVATE KEY-----\nabc"}),
+                "private_key_block",
+                "params.k",
+            ),
+            (
+                json!({"h": {"Auth": "Bearer 9f8e7d6c5b4a3928"}}),
+                "bearer_token",
+                "params.h.Auth",
+            ),
+            (
+                json!(["eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln"]),
+                "jwt",
+                "params[0]",
+            ),
+            (
+                json!({"c": "DB_PASSWORD=s3cr3t-Value ./run"}),
+                "credential_assignment",
+                "params.c",
+            ),
+            (
+                json!({"u": "postgres://app:pw1234@db:5432/x"}),
+                "url_credentials",
+                "params.u",
+            ),
+            (
+                json!({"t": "ghp_abcdefghijklmnopqrstuvwxyz0123456789"}),
+                "github_token",
+                "params.t",
+            ),
+        ];
+        for (v, kind, path) in cases {
+            let f = scan(v.clone()).unwrap_or_else(|| panic!("{v}"));
+            assert_eq!((f.kind.as_str(), f.path.as_str()), (kind, path), "{v}");
+        }
+    }
+
+    #[test]
+    fn benign_values() {
+        for v in [
+            json!({"pattern": "password"}),
+            json!({"pattern": "AKIA[0-9A-Z]{16}"}),
+            json!({"content": "-----BEGIN PUBLIC KEY-----\nabc\n-----END PUBLIC KEY-----"}),
+            json!({"content": "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ dev@laptop"}),
+            json!({"max_tokens": 512, "token_count": 18234}),
+            json!({"password": ""}),
+            json!({"password": 1234}),
+            json!({"doc": "Use bearer authentication with your token"}),
+            json!({"doc": "password: required"}),
+            json!({"u": "postgres://app:${DB_PASSWORD}@db/x"}),
+            json!({"q": "grep -r 'password\\s*=' src"}),
+        ] {
+            assert_eq!(scan(v.clone()), None, "{v}");
+        }
+    }
+
+    #[test]
+    fn secret_looking_keys_are_redacted_and_extras_work() {
+        let f = scan(json!({"AKIAZ3XQ7T4M9P2LWK5D": {"secret": "x"}})).unwrap();
+        assert_eq!(f.path, "params.<redacted>.secret");
+        let s = CredentialScanner::with_extra(&[("internal", r"\bINT-[0-9]{6}\b")], &["pin_code"])
+            .unwrap();
+        assert_eq!(
+            s.scan(&json!({"x": "INT-123456"}))
+                .unwrap()
+                .unwrap()
+                .kind
+                .as_str(),
+            "internal"
+        );
+        assert!(s.names_credential("pinCode"));
+        assert!(CredentialScanner::with_extra(&[("bad", "(?=x)")], &[]).is_err());
+    }
+}

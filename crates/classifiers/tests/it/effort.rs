@@ -1,0 +1,253 @@
+//! Effort classifier: the labelling guide's shapes, fixture-driven quality
+//! floors, whole-message extraction, and property tests that any input
+//! classifies without panicking.
+
+use std::path::PathBuf;
+
+use proptest::prelude::*;
+use tact_classifiers::effort::{EffortClassifier, Strategy};
+use tact_core::dataset::read_jsonl;
+use tact_types::EffortLevel::{self, High, Low, Medium};
+use tact_types::dataset::EffortExample;
+
+fn classifier() -> &'static EffortClassifier {
+    EffortClassifier::shared().unwrap()
+}
+
+fn fixtures(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(rel)
+}
+
+#[track_caller]
+fn assert_effort(q: &str, ctx: Option<&str>, want: EffortLevel) {
+    let r = classifier().classify(q, ctx);
+    assert_eq!(r.label, want, "{q}: {:?}", r.reasons);
+    assert!((0.0..=1.0).contains(&r.confidence));
+    assert!(!r.reasons.is_empty(), "{q}: no reasons");
+}
+
+#[test]
+fn offered_options_and_concrete_confirmations_are_low() {
+    assert_effort("Tabs or spaces for the new module?", None, Low);
+    assert_effort(
+        "Would you like me to add a migration for the new column?",
+        None,
+        Low,
+    );
+    assert_effort(
+        "Shall I keep the deprecated `--fast` flag for one more release?",
+        None,
+        Low,
+    );
+    assert_effort("Restart the worker pool now?", None, Low);
+    assert_effort("¿Quieres que actualice también el README?", None, Low);
+    assert_effort("Soll ich die alten Branches löschen?", None, Low);
+}
+
+#[test]
+fn open_preferences_and_descriptions_are_medium() {
+    assert_effort(
+        "How should failed uploads be reported to the user?",
+        None,
+        Medium,
+    );
+    assert_effort(
+        "What tone do you want for the release announcement?",
+        None,
+        Medium,
+    );
+    assert_effort(
+        "Could you describe the workflow you have in mind for approvals?",
+        None,
+        Medium,
+    );
+    assert_effort(
+        "You said the installer showed an error. What did it say?",
+        None,
+        Medium,
+    );
+}
+
+#[test]
+fn investigation_and_blocking_strategy_are_high() {
+    assert_effort(
+        "Can you profile the checkout service in staging and send me the results?",
+        None,
+        High,
+    );
+    assert_effort(
+        "What's the current p99 latency of the search API in production?",
+        None,
+        High,
+    );
+    assert_effort(
+        "Is the slowdown coming from the ORM or from the connection pool?",
+        None,
+        High,
+    );
+    assert_effort(
+        "Should we move the whole platform to an event-driven architecture before the launch?",
+        None,
+        High,
+    );
+    assert_effort(
+        "Could you check with the security team whether we may log IP addresses?",
+        None,
+        High,
+    );
+}
+
+#[test]
+fn a_context_that_answers_makes_it_low() {
+    let spec = "Spec: the export runs nightly at 02:00 UTC and writes Parquet files to s3://exports/daily.";
+    assert_effort("Which format should the export files use?", Some(spec), Low);
+    assert_effort("Which format should the export files use?", None, Medium);
+}
+
+#[test]
+fn multi_part_questions_take_their_highest_part() {
+    let r = classifier().classify(
+        "Should I name the table `events`? And how many rows does the current one have in prod?",
+        None,
+    );
+    assert_eq!(r.label, High);
+    assert!(r.reasons.iter().any(|x| x.cue == "multi_part"));
+}
+
+#[test]
+fn whole_messages_yield_each_question_with_offsets() {
+    let m = "The build is green. Should I open the PR now? Also, can you run the load test on staging and paste the numbers?";
+    let found = classifier().questions(m);
+    assert_eq!(found.len(), 2);
+    assert_eq!(found[0].effort.label, Low);
+    assert_eq!(found[1].effort.label, High);
+    for q in &found {
+        assert_eq!(&m[q.start..q.end], q.text);
+    }
+}
+
+#[test]
+fn strategies_parse_by_name() {
+    assert_eq!("seed".parse::<Strategy>().unwrap(), Strategy::Seed);
+    assert_eq!(
+        "heuristic".parse::<Strategy>().unwrap(),
+        Strategy::Heuristic
+    );
+    let err = "llm".parse::<Strategy>().unwrap_err().to_string();
+    assert!(err.contains("heuristic, seed"), "{err}");
+}
+
+fn macro_f1(path: &str, strategy: Strategy) -> f64 {
+    let c = EffortClassifier::builder()
+        .strategy(strategy)
+        .build()
+        .unwrap();
+    let items = read_jsonl::<EffortExample>(&fixtures(path)).unwrap();
+    let mut m = [[0usize; 3]; 3];
+    for l in &items {
+        let p = c
+            .classify(&l.record.text, l.record.context.as_deref())
+            .label;
+        m[l.record.label as usize][p as usize] += 1;
+    }
+    (0..3)
+        .map(|i| {
+            let tp = m[i][i] as f64;
+            let p = tp / (0..3).map(|g| m[g][i]).sum::<usize>().max(1) as f64;
+            let r = tp / m[i].iter().sum::<usize>().max(1) as f64;
+            if p + r == 0.0 {
+                0.0
+            } else {
+                2.0 * p * r / (p + r)
+            }
+        })
+        .sum::<f64>()
+        / 3.0
+}
+
+/// The dev split is the measured figure; the floor here is the issue's
+/// gate, and the seed baseline must stay well below it.
+#[test]
+fn dev_split_quality_floor() {
+    let heuristic = macro_f1("effort/dev.jsonl", Strategy::Heuristic);
+    let seed = macro_f1("effort/dev.jsonl", Strategy::Seed);
+    assert!(heuristic >= 0.80, "heuristic dev macro-F1 {heuristic:.3}");
+    assert!(
+        seed < heuristic,
+        "seed {seed:.3} vs heuristic {heuristic:.3}"
+    );
+}
+
+#[test]
+fn fixture_splits_share_no_text() {
+    let train = read_jsonl::<EffortExample>(&fixtures("effort/train.jsonl")).unwrap();
+    let dev = read_jsonl::<EffortExample>(&fixtures("effort/dev.jsonl")).unwrap();
+    use std::collections::HashSet;
+    let words = |t: &str| -> HashSet<String> {
+        tact_core::words(&tact_core::normalize(t))
+            .map(str::to_owned)
+            .collect()
+    };
+    let train_sets: Vec<HashSet<String>> = train.iter().map(|l| words(&l.record.text)).collect();
+    for l in &dev {
+        let d = words(&l.record.text);
+        for (t, tl) in train_sets.iter().zip(&train) {
+            let jaccard = d.intersection(t).count() as f64 / d.union(t).count().max(1) as f64;
+            assert!(
+                jaccard < 0.8,
+                "dev line {} near-duplicates train line {} ({jaccard:.2})",
+                l.line,
+                tl.line
+            );
+        }
+    }
+    assert!(train.len() + dev.len() >= 450);
+}
+
+#[test]
+fn huge_and_odd_inputs_classify() {
+    let c = classifier();
+    let big = "why does it fail or not? ".repeat(50_000);
+    assert!(big.len() > 1_000_000);
+    let _ = c.classify(&big, Some(&big));
+    let _ = c.questions(&big);
+    for s in [
+        "",
+        " ",
+        "?",
+        "¿?",
+        "\u{0}",
+        "🦀🦀?",
+        "ǅ̸̢̛̰̀?",
+        "\u{202e}reversed?",
+        "a\u{0301}?",
+    ] {
+        let r = c.classify(s, Some(s));
+        assert!((0.0..=1.0).contains(&r.confidence));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_string_classifies_without_panicking(q in any::<String>(), ctx in proptest::option::of(any::<String>())) {
+        for c in [classifier(), &EffortClassifier::builder().strategy(Strategy::Seed).build().unwrap()] {
+            let r = c.classify(&q, ctx.as_deref());
+            prop_assert!((0.0..=1.0).contains(&r.confidence));
+            prop_assert!(!r.reasons.is_empty());
+            let found = c.questions(&q);
+            for f in found {
+                prop_assert!(q.is_char_boundary(f.start) && q.is_char_boundary(f.end));
+            }
+        }
+    }
+
+    #[test]
+    fn question_like_strings_classify(q in "[A-Za-z¿?,. ]{0,40}(or|and|should|why|how many|can you)[a-z ?]{0,40}") {
+        let r = classifier().classify(&q, None);
+        prop_assert!((0.0..=1.0).contains(&r.confidence));
+    }
+}

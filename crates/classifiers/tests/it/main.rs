@@ -1,0 +1,5 @@
+//! The integration-test binary of tact-classifiers: one module per classifier family.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod effort;
+mod guidance;

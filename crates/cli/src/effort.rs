@@ -1,0 +1,154 @@
+//! `tact effort` and `tact questions`: argument types, batch reading and
+//! output formatting (text or JSON lines), written against any reader and
+//! writer so tests can drive them.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use tact_classifiers::effort::{EffortClassifier, Strategy};
+use tact_types::dataset::EffortQuery;
+use tact_types::{Classification, EffortLevel};
+
+/// Arguments of `tact effort`.
+#[derive(clap::Args, Debug)]
+pub struct EffortArgs {
+    /// The question to classify (omit with --file).
+    pub question: Option<String>,
+    /// What the user already has at hand (task description, spec).
+    #[arg(long)]
+    pub context: Option<String>,
+    /// Classify every line of FILE: plain text (one question per line) or
+    /// JSONL objects with `text` and optional `context` and `id`.
+    #[arg(long, conflicts_with = "question")]
+    pub file: Option<PathBuf>,
+    /// Strategy: heuristic (default) or seed.
+    #[arg(long, default_value = "heuristic")]
+    pub strategy: String,
+    /// Print JSON (one object per line in batch mode).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `tact questions`.
+#[derive(clap::Args, Debug)]
+pub struct QuestionsArgs {
+    /// Strategy: heuristic (default) or seed.
+    #[arg(long, default_value = "heuristic")]
+    pub strategy: String,
+    /// Print JSON: an array of questions with offsets and effort.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn classifier(strategy: &str) -> Result<EffortClassifier> {
+    let strategy: Strategy = strategy.parse()?;
+    Ok(EffortClassifier::builder().strategy(strategy).build()?)
+}
+
+/// Formats one result as a text line: `LABEL (confidence) text` plus reasons.
+fn text_line(text: &str, r: &Classification<EffortLevel>) -> String {
+    let reasons: Vec<&str> = r.reasons.iter().map(|x| x.detail.as_ref()).collect();
+    format!(
+        "{:<6} {:.2}  {}\n       because: {}",
+        r.label.to_string(),
+        r.confidence,
+        text.replace('\n', " "),
+        reasons.join("; ")
+    )
+}
+
+/// Runs `tact effort`.
+pub fn run_effort(args: &EffortArgs, out: &mut impl Write) -> Result<()> {
+    let c = classifier(&args.strategy)?;
+    if let Some(path) = &args.file {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        return run_batch(
+            &c,
+            std::io::BufReader::new(file),
+            &path.display().to_string(),
+            args.json,
+            out,
+        );
+    }
+    let Some(q) = &args.question else {
+        bail!("give a QUESTION or --file FILE");
+    };
+    let r = c.classify(q, args.context.as_deref());
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&r)?)?;
+    } else {
+        writeln!(out, "{}", text_line(q, &r))?;
+    }
+    Ok(())
+}
+
+/// Streams one result per input line. A JSONL line that does not parse is
+/// an error naming the source and line; blank lines are skipped.
+pub fn run_batch(
+    c: &EffortClassifier,
+    reader: impl BufRead,
+    source: &str,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("{source}:{}: cannot read", i + 1))?;
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let query = if trimmed.starts_with('{') {
+            serde_json::from_str::<EffortQuery>(trimmed)
+                .with_context(|| format!("{source}:{}: invalid JSON line", i + 1))?
+        } else {
+            EffortQuery {
+                id: None,
+                text: trimmed.to_owned(),
+                context: None,
+            }
+        };
+        let r = c.classify(&query.text, query.context.as_deref());
+        if json {
+            let value = serde_json::json!({
+                "line": i + 1,
+                "id": query.id,
+                "text": query.text,
+                "label": r.label,
+                "confidence": r.confidence,
+                "reasons": r.reasons,
+            });
+            writeln!(out, "{value}")?;
+        } else {
+            writeln!(out, "{}", text_line(&query.text, &r))?;
+        }
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// Runs `tact questions` on a message read from `input`.
+pub fn run_questions(
+    args: &QuestionsArgs,
+    mut input: impl std::io::Read,
+    out: &mut impl Write,
+) -> Result<()> {
+    let c = classifier(&args.strategy)?;
+    let mut message = String::new();
+    input
+        .read_to_string(&mut message)
+        .context("cannot read the message from stdin")?;
+    let found = c.questions(&message);
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&found)?)?;
+        return Ok(());
+    }
+    if found.is_empty() {
+        writeln!(out, "no questions")?;
+    }
+    for (i, q) in found.iter().enumerate() {
+        writeln!(out, "{}. {}", i + 1, text_line(&q.text, &q.effort))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,530 @@
+//! `tact guide`: which guidance classifiers fire on a trajectory and why
+//! (`tact guide FILE`), and live guidance over a stream of events
+//! (`tact guide --follow`, events as JSONL on stdin, nudges printed the
+//! moment they fire, with cooldowns applied).
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use serde::Serialize;
+use serde_json::Value;
+use tact_classifiers::guidance::{Guide, Nudge, default_classifiers, verdicts};
+use tact_core::dataset::parse_jsonl;
+use tact_core::trajectory::TrajectoryAnalysis;
+use tact_types::trajectory::{Event, Mode, PendingCall, Trajectory};
+
+/// Arguments of `tact guide`.
+#[derive(clap::Args, Debug)]
+pub struct GuideArgs {
+    /// A trajectory file: one JSON object (`events`, optional `mode` and
+    /// `pending`), a JSON array of events, or JSON Lines of trajectories;
+    /// `-` reads it from stdin.
+    pub file: Option<PathBuf>,
+    /// Read events as JSON Lines on stdin (or `{"pending": [...]}` lines)
+    /// and print guidance the moment it fires, with cooldowns applied.
+    #[arg(long, conflicts_with = "file")]
+    pub follow: bool,
+    /// With --follow: `headless` (whole run) or `interactive` (windows
+    /// restart at each user message).
+    #[arg(long, default_value = "headless")]
+    pub mode: Mode,
+    /// Print JSON: one object per trajectory, or per nudge with --follow.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `tact guide` with `stdin` for `--follow` and `-`.
+pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> Result<()> {
+    if args.follow {
+        let summary = follow(stdin, args.mode, args.json, out)?;
+        tracing::info!(?summary, "guide --follow finished");
+        return Ok(());
+    }
+    let Some(path) = &args.file else {
+        bail!("give a trajectory FILE (or - for stdin), or --follow");
+    };
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        stdin
+            .read_to_string(&mut text)
+            .context("cannot read stdin")?;
+        return run_guide("stdin", &text, args.json, out);
+    }
+    run_guide_file(path, args.json, out)
+}
+
+/// A trajectory read from a file, with the verdicts it expects if it is a
+/// labelled `guidance` record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GuideInput {
+    /// Where it came from (`FILE` or `FILE:LINE`).
+    pub source: String,
+    /// The trajectory.
+    pub trajectory: Trajectory,
+    /// The `expect` map, if present.
+    pub expect: Option<BTreeMap<String, bool>>,
+}
+
+fn input_from_value(source: String, value: Value) -> Result<GuideInput> {
+    let expect = match value.get("expect") {
+        Some(e) => Some(
+            serde_json::from_value(e.clone()).with_context(|| format!("{source}: bad `expect`"))?,
+        ),
+        None => None,
+    };
+    let trajectory = serde_json::from_value(value).map_err(|e| anyhow!("{source}: {e}"))?;
+    Ok(GuideInput {
+        source,
+        trajectory,
+        expect,
+    })
+}
+
+/// Reads trajectories from `text`: one JSON object for the whole file
+/// (possibly pretty-printed), a JSON array of events (one headless
+/// trajectory), or JSON Lines of trajectories (blank and `//` lines
+/// skipped). Errors name `source` and the line.
+pub fn parse_inputs(source: &str, text: &str) -> Result<Vec<GuideInput>> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Array(items)) => {
+            let events: Vec<Event> = serde_json::from_value(Value::Array(items))
+                .map_err(|e| anyhow!("{source}: {e}"))?;
+            return Ok(vec![GuideInput {
+                source: source.to_owned(),
+                trajectory: Trajectory {
+                    events,
+                    ..Trajectory::default()
+                },
+                expect: None,
+            }]);
+        }
+        Ok(value @ Value::Object(_)) => {
+            return Ok(vec![input_from_value(source.to_owned(), value)?]);
+        }
+        Ok(_) => {
+            return Err(anyhow!(
+                "{source}: expected a trajectory object, an array of events, or JSON Lines"
+            ));
+        }
+        Err(whole) => {
+            // JSON Lines when the first content line is a JSON value by itself.
+            let first = text
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty() && !l.starts_with("//"));
+            let jsonl = first.is_some_and(|l| serde_json::from_str::<Value>(l).is_ok());
+            if !jsonl {
+                return Err(anyhow!(
+                    "{source}:{}:{}: {whole}",
+                    whole.line(),
+                    whole.column()
+                ));
+            }
+        }
+    }
+    let lines = parse_jsonl::<Value>(source, text)?;
+    lines
+        .into_iter()
+        .map(|l| input_from_value(format!("{source}:{}", l.line), l.record))
+        .collect()
+}
+
+/// One classifier that fired.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Fired {
+    /// The classifier's name.
+    pub classifier: String,
+    /// `yes` or `maybe`.
+    pub verdict: &'static str,
+    /// Its confidence.
+    pub confidence: f32,
+    /// Why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Details for providers.
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub metadata: serde_json::Map<String, Value>,
+}
+
+/// What `tact guide FILE` reports for one trajectory.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GuideReport {
+    /// Where the trajectory came from.
+    pub source: String,
+    /// Its id, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Its mode.
+    pub mode: Mode,
+    /// Events in the trajectory.
+    pub events: usize,
+    /// Tool calls in the window.
+    pub calls: usize,
+    /// Pending calls.
+    pub pending: usize,
+    /// Classifiers that fired, in table order.
+    pub fired: Vec<Fired>,
+    /// Every classifier's verdict (a failed classifier is `false`).
+    pub verdicts: BTreeMap<String, bool>,
+    /// Patterns the analysis detected, with evidence.
+    pub patterns: Vec<tact_core::trajectory::DetectedPattern>,
+    /// `expect` entries the verdicts contradict (`name: expected`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub expect_mismatches: Vec<String>,
+}
+
+/// Classifies one trajectory with every default classifier.
+pub fn report(input: &GuideInput) -> GuideReport {
+    let t = &input.trajectory;
+    let classifiers = default_classifiers();
+    let analysis = TrajectoryAnalysis::from_trajectory(t);
+    let mut fired = Vec::new();
+    let mut all = BTreeMap::new();
+    for (name, fires, result) in verdicts(&classifiers, t) {
+        all.insert(name.to_owned(), fires);
+        if let (true, Some(r)) = (fires, result) {
+            fired.push(Fired {
+                classifier: name.to_owned(),
+                verdict: r.verdict().as_str(),
+                confidence: r.confidence,
+                reason: r.reason,
+                metadata: r.metadata,
+            });
+        }
+    }
+    let expect_mismatches = input
+        .expect
+        .iter()
+        .flatten()
+        .filter(|(name, want)| all.get(name.as_str()) != Some(*want))
+        .map(|(name, want)| format!("{name}: expected {want}"))
+        .collect();
+    GuideReport {
+        source: input.source.clone(),
+        id: t.id.clone(),
+        mode: t.mode,
+        events: t.events.len(),
+        calls: analysis.counts().calls,
+        pending: t.pending.len(),
+        fired,
+        verdicts: all,
+        patterns: analysis.patterns(),
+        expect_mismatches,
+    }
+}
+
+fn write_report(r: &GuideReport, out: &mut impl Write) -> Result<()> {
+    let id =
+        r.id.as_deref()
+            .map(|i| format!(" `{i}`"))
+            .unwrap_or_default();
+    writeln!(
+        out,
+        "{}{id}: {} mode, {} events, {} calls in window, {} pending",
+        r.source, r.mode, r.events, r.calls, r.pending
+    )?;
+    if r.fired.is_empty() {
+        writeln!(out, "  nothing fires")?;
+    }
+    let width = r
+        .fired
+        .iter()
+        .map(|f| f.classifier.len())
+        .max()
+        .unwrap_or(0);
+    for f in &r.fired {
+        writeln!(
+            out,
+            "  {:<width$}  {:<5} {:.2}  {}",
+            f.classifier,
+            f.verdict,
+            f.confidence,
+            f.reason.as_deref().unwrap_or("")
+        )?;
+    }
+    for p in &r.patterns {
+        writeln!(
+            out,
+            "  pattern {} (since event {}): {}",
+            p.kind.as_str(),
+            p.first_seen,
+            p.description
+        )?;
+    }
+    for m in &r.expect_mismatches {
+        writeln!(out, "  MISMATCH {m}")?;
+    }
+    Ok(())
+}
+
+/// `tact guide FILE` on already-read text: prints, for each trajectory,
+/// which classifiers fire and why (text), or one JSON object per
+/// trajectory and line (`json`). `source` names the input in messages.
+pub fn run_guide(source: &str, text: &str, json: bool, out: &mut impl Write) -> Result<()> {
+    for input in parse_inputs(source, text)? {
+        let r = report(&input);
+        if json {
+            serde_json::to_writer(&mut *out, &r)?;
+            writeln!(out)?;
+        } else {
+            write_report(&r, out)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// `tact guide FILE`: reads `path` and runs [`run_guide`].
+pub fn run_guide_file(path: &Path, json: bool, out: &mut impl Write) -> Result<()> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    run_guide(&path.display().to_string(), &text, json, out)
+}
+
+/// What a `--follow` session saw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct FollowSummary {
+    /// Events observed.
+    pub events: usize,
+    /// Pending-call proposals observed.
+    pub proposals: usize,
+    /// Nudges printed.
+    pub nudges: usize,
+}
+
+/// One `--follow --json` line.
+#[derive(Serialize)]
+struct NudgeLine<'a> {
+    event: usize,
+    turn: usize,
+    provider: &'a str,
+    classifier: &'a str,
+    confidence: f32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    guidance: &'a str,
+}
+
+fn write_nudge(n: &Nudge, json: bool, out: &mut impl Write) -> Result<()> {
+    if json {
+        let line = NudgeLine {
+            event: n.position,
+            turn: n.turn,
+            provider: &n.provider,
+            classifier: &n.classifier,
+            confidence: n.result.confidence,
+            reason: n.result.reason.as_deref(),
+            guidance: &n.message,
+        };
+        serde_json::to_writer(&mut *out, &line)?;
+        writeln!(out)?;
+    } else {
+        // Continuation lines are indented so every nudge starts one block.
+        let message = n.message.replace('\n', "\n    ");
+        writeln!(out, "[event {} · {}] {message}", n.position, n.classifier)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// `tact guide --follow`: reads JSON Lines from `reader`, one event per
+/// line (`{"type": ...}`) or a proposal of pending calls
+/// (`{"pending": [{"name": ..., "params": {...}}]}`), and prints each
+/// nudge of the default providers as soon as it fires (flushing `out`),
+/// with cooldowns and once-per-streak applied. Blank and `//` lines are
+/// skipped; a bad line stops with an error naming `stdin:LINE`.
+pub fn follow(
+    reader: impl BufRead,
+    mode: Mode,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<FollowSummary> {
+    let mut guide = Guide::new(mode);
+    let mut summary = FollowSummary::default();
+    for (i, line) in reader.lines().enumerate() {
+        let n = i + 1;
+        let line = line.with_context(|| format!("stdin:{n}: cannot read"))?;
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with("//") {
+            continue;
+        }
+        let value: Value =
+            serde_json::from_str(trimmed).map_err(|e| anyhow!("stdin:{n}: not valid JSON: {e}"))?;
+        let nudges = if value.get("type").is_some() {
+            let event: Event =
+                serde_json::from_value(value).map_err(|e| anyhow!("stdin:{n}: {e}"))?;
+            summary.events += 1;
+            guide.observe(&event)
+        } else if let Some(p) = value.get("pending") {
+            let pending: Vec<PendingCall> = serde_json::from_value(p.clone())
+                .map_err(|e| anyhow!("stdin:{n}: bad `pending`: {e}"))?;
+            summary.proposals += 1;
+            guide.propose(pending)
+        } else {
+            return Err(anyhow!(
+                "stdin:{n}: expected an event (with `type`) or `{{\"pending\": [...]}}`"
+            ));
+        };
+        for nudge in &nudges {
+            write_nudge(nudge, json, out)?;
+            summary.nudges += 1;
+        }
+    }
+    out.flush()?;
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const LOOP: &str = r#"{"id":"loop","events":[{"type":"user","text":"go"},{"type":"tool","name":"ls"},{"type":"tool","name":"ls"},{"type":"tool","name":"ls"},{"type":"tool","name":"ls"}],"expect":{"doom_loop":true,"monologue":true}}"#;
+
+    fn guide_text(text: &str, json: bool) -> String {
+        let mut out = Vec::new();
+        run_guide("t.jsonl", text, json, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn text_report_names_what_fires_and_why() {
+        let s = guide_text(LOOP, false);
+        assert!(
+            s.starts_with(
+                "t.jsonl `loop`: headless mode, 5 events, 4 calls in window, 0 pending\n"
+            ),
+            "{s}"
+        );
+        assert!(s.contains("doom_loop"), "{s}");
+        assert!(s.contains("Cycle [ls] repeated 4x"), "{s}");
+        assert!(s.contains("pattern doom_loop (since event 4)"), "{s}");
+        assert!(s.contains("MISMATCH monologue: expected true"), "{s}");
+    }
+
+    #[test]
+    fn json_lines_one_object_per_trajectory() {
+        let text = format!("// two\n{LOOP}\n\n{{\"events\":[],\"mode\":\"interactive\"}}\n");
+        let s = guide_text(&text, true);
+        let lines: Vec<Value> = s
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["source"], "t.jsonl:2");
+        assert_eq!(lines[0]["verdicts"]["doom_loop"], true);
+        assert_eq!(lines[0]["fired"][0]["classifier"], "doom_loop");
+        assert_eq!(lines[1]["mode"], "interactive");
+        assert_eq!(lines[1]["fired"], json!([]));
+    }
+
+    #[test]
+    fn whole_file_object_array_and_errors() {
+        let pretty =
+            serde_json::to_string_pretty(&serde_json::from_str::<Value>(LOOP).unwrap()).unwrap();
+        assert_eq!(parse_inputs("p.json", &pretty).unwrap().len(), 1);
+        let arr = parse_inputs("a.json", r#"[{"type":"assistant","text":""}]"#).unwrap();
+        assert_eq!(arr[0].trajectory.events.len(), 1);
+        let err = parse_inputs(
+            "b.json",
+            "{\n  \"events\": [\n    {\"type\": \"tool\"}\n  ]\n",
+        )
+        .unwrap_err();
+        assert!(err.to_string().starts_with("b.json:"), "{err}");
+        let err = parse_inputs(
+            "c.jsonl",
+            &format!("{LOOP}\n{{\"events\":[{{\"type\":\"x\"}}]}}\n"),
+        )
+        .unwrap_err();
+        assert!(err.to_string().starts_with("c.jsonl:2: "), "{err}");
+        assert!(parse_inputs("d.json", "42").is_err());
+    }
+
+    #[test]
+    fn follow_prints_nudges_as_they_fire() {
+        let fail = r#"{"type":"tool","name":"shell","params":{"command":"npm ci"},"ok":false,"output":"npm ERR! code EINTEGRITY"}"#;
+        let mut input = String::from("{\"type\":\"user\",\"text\":\"install\"}\n");
+        for _ in 0..6 {
+            input.push_str(fail);
+            input.push('\n');
+        }
+        input.push_str(r#"{"pending":[{"name":"db","params":{"password":"pw-1234"}}]}"#);
+        input.push('\n');
+        let mut out = Vec::new();
+        let s = follow(input.as_bytes(), Mode::Interactive, false, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("    ")).collect();
+        assert_eq!((s.events, s.proposals), (7, 1));
+        assert_eq!(s.nudges, lines.len(), "{text}");
+        assert!(
+            lines[0].starts_with("[event 3 · error_streak] Your last 3 tool calls failed:"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "[event 4 · doom_loop] You are in a loop: `shell {\"command\":\"npm ci\"}`"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("· sensitive_content]"), "{text}");
+        assert!(!text.contains("pw-1234"));
+
+        let mut out = Vec::new();
+        follow(input.as_bytes(), Mode::Interactive, true, &mut out).unwrap();
+        let first: Value =
+            serde_json::from_str(String::from_utf8(out).unwrap().lines().next().unwrap()).unwrap();
+        assert_eq!(
+            (first["event"].as_u64(), first["classifier"].as_str()),
+            (Some(3), Some("error_streak"))
+        );
+        assert_eq!(first["confidence"], json!(0.5));
+    }
+
+    #[test]
+    fn args_dispatch_file_stdin_and_follow() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            guide: GuideArgs,
+        }
+        let args = |v: &[&str]| {
+            Cli::try_parse_from(std::iter::once("guide").chain(v.iter().copied())).map(|c| c.guide)
+        };
+        let mut out = Vec::new();
+        run(&args(&["-"]).unwrap(), LOOP.as_bytes(), &mut out).unwrap();
+        assert!(String::from_utf8(out).unwrap().starts_with("stdin `loop`"));
+        let a = args(&["--follow", "--mode", "interactive", "--json"]).unwrap();
+        assert_eq!(a.mode, Mode::Interactive);
+        let mut out = Vec::new();
+        run(&a, "{\"type\":\"user\"}\n".as_bytes(), &mut out).unwrap();
+        assert!(out.is_empty());
+        assert!(args(&["--mode", "batch"]).is_err());
+        assert!(args(&["x.json", "--follow"]).is_err());
+        assert!(run(&args(&[]).unwrap(), "".as_bytes(), &mut Vec::new()).is_err());
+        let err = run(
+            &args(&["/nonexistent/t.json"]).unwrap(),
+            "".as_bytes(),
+            &mut Vec::new(),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("cannot read /nonexistent/t.json"));
+    }
+
+    #[test]
+    fn follow_rejects_bad_lines_with_their_number() {
+        let mut out = Vec::new();
+        let err = follow(
+            "\n{\"type\":\"user\"}\n{\"type\":\"bogus\"}\n".as_bytes(),
+            Mode::Headless,
+            false,
+            &mut out,
+        )
+        .unwrap_err();
+        assert!(err.to_string().starts_with("stdin:3: "), "{err}");
+        let err = follow("[1]\n".as_bytes(), Mode::Headless, false, &mut out).unwrap_err();
+        assert!(err.to_string().starts_with("stdin:1: "), "{err}");
+    }
+}
