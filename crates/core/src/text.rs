@@ -202,7 +202,11 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
     let body = text
         .trim_end()
         .trim_end_matches(|c: char| is_terminator(c) || is_closer(c));
-    if !body.contains(['.', '!', '?', '。', '！', '？', '…', '\n', '`']) {
+    let inner_break = body
+        .bytes()
+        .any(|b| matches!(b, b'.' | b'!' | b'?' | b'\n' | b'`'))
+        || (!body.is_ascii() && body.contains(['。', '！', '？', '…']));
+    if !inner_break {
         let start = text.len() - text.trim_start().len();
         let end = text.trim_end().len();
         if end > start {
@@ -428,14 +432,10 @@ pub fn extract_questions(message: &str) -> Vec<Segment> {
             }
         }
         // "Ship it? Or wait for QA?": an alternative continues the question.
-        let continues = {
-            let head = q
-                .text(message)
-                .trim_start()
-                .get(..4)
-                .unwrap_or("")
-                .to_lowercase();
-            head.starts_with("or ") || head.starts_with("o ") || head.starts_with("oder")
+        let continues = !out.is_empty() && {
+            let head = q.text(message).trim_start().as_bytes();
+            let starts = |w: &[u8]| head.len() > w.len() && head[..w.len()].eq_ignore_ascii_case(w);
+            starts(b"or ") || starts(b"o ") || starts(b"oder ")
         };
         match out.last_mut() {
             Some(prev)

@@ -95,8 +95,13 @@ fn build_cues() -> Result<CueSet, Error> {
             cue("yes_no_wish", YESNO, 2.2, "a yes/no question about the user's wishes"),
         )
         // --- low: options offered.
-        .regex(r"\w,? (?:or|o|u|oder|vs\.?|versus) \w", cue("explicit_options", OPTIONS, 2.0, "offers alternatives"))
-        .regex(r"(?:\n\s*(?:[-*+•]|\d{1,2}[.)]|[a-e]\)))|\boption (?:[a-e1-9])\b|\((?:a|1)\)|\b(?:a|b|c)\)\s|\w/\w+/\w", cue("option_list", OPTIONS, 2.0, "lists options"))
+        .literals(&["or", "o", "u", "oder", "vs", "versus"], cue("explicit_options", OPTIONS, 2.0, "offers alternatives"))
+        .phrases("option (a|b|c|d|e|1|2|3|4|5|6|7|8|9)", cue("option_list", OPTIONS, 2.0, "lists options"))
+        .literals(
+            &["(a)", "(1)", "(b)", "(2)", "a)", "b)", "c)", "1)", "2)", "3)"],
+            cue("option_marks", OPTIONS, 2.0, "lists options"),
+        )
+        .regex(r"\w/\w+/\w", cue("option_slashes", OPTIONS, 2.0, "lists options"))
         .phrases(
             "(either|entweder|bien sea)",
             cue("either", OPTIONS, 0.8, "either ... or"),
@@ -736,8 +741,12 @@ impl Heuristic {
                     .reasons
                     .iter()
                     .filter(|r| match label {
-                        EffortLevel::Low => r.cue == "explicit_options" || r.cue == "option_list",
-                        EffortLevel::High => r.cue != "explicit_options" && r.cue != "option_list",
+                        EffortLevel::Low => {
+                            r.cue.starts_with("explicit_options") || r.cue.starts_with("option_")
+                        }
+                        EffortLevel::High => {
+                            !r.cue.starts_with("explicit_options") && !r.cue.starts_with("option_")
+                        }
                         EffortLevel::Medium => false,
                     })
                     .cloned(),
