@@ -59,20 +59,56 @@ pub fn normalize(text: &str) -> String {
             out.extend(c.to_lowercase());
         }
     };
-    for c in text.nfkd() {
-        match c {
-            '\u{0300}'..='\u{036f}' => {}
-            'ß' => {
-                push('s', &mut out);
-                push('s', &mut out);
+    let mut one = [0u8; 4];
+    for ch in text.chars() {
+        if ch.is_ascii() {
+            push(ch, &mut out);
+            continue;
+        }
+        if let Some(folded) = fold_common(ch) {
+            for c in folded.chars() {
+                push(c, &mut out);
             }
-            '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{2032}' => push('\'', &mut out),
-            '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{00ab}' | '\u{00bb}' => push('"', &mut out),
-            '\u{2013}' | '\u{2014}' | '\u{2212}' => push('-', &mut out),
-            _ => push(c, &mut out),
+            continue;
+        }
+        // Rare characters: full compatibility decomposition, marks dropped.
+        for c in ch.encode_utf8(&mut one).nfkd() {
+            match c {
+                '\u{0300}'..='\u{036f}' => {}
+                _ => push(c, &mut out),
+            }
         }
     }
     out
+}
+
+/// The folded form of common non-ASCII characters (accented Latin letters,
+/// typographic quotes and dashes), without running NFKD.
+fn fold_common(c: char) -> Option<&'static str> {
+    Some(match c {
+        'á' | 'à' | 'â' | 'ä' | 'ã' | 'å' | 'ā' => "a",
+        'Á' | 'À' | 'Â' | 'Ä' | 'Ã' | 'Å' | 'Ā' => "a",
+        'é' | 'è' | 'ê' | 'ë' | 'ē' | 'ę' | 'ě' => "e",
+        'É' | 'È' | 'Ê' | 'Ë' | 'Ē' | 'Ę' | 'Ě' => "e",
+        'í' | 'ì' | 'î' | 'ï' | 'ī' => "i",
+        'Í' | 'Ì' | 'Î' | 'Ï' | 'Ī' => "i",
+        'ó' | 'ò' | 'ô' | 'ö' | 'õ' | 'ō' => "o",
+        'Ó' | 'Ò' | 'Ô' | 'Ö' | 'Õ' | 'Ō' => "o",
+        'ú' | 'ù' | 'û' | 'ü' | 'ū' | 'ů' => "u",
+        'Ú' | 'Ù' | 'Û' | 'Ü' | 'Ū' | 'Ů' => "u",
+        'ñ' | 'Ñ' | 'ń' | 'ň' => "n",
+        'ç' | 'Ç' | 'č' | 'Č' | 'ć' => "c",
+        'ý' | 'ÿ' | 'Ý' => "y",
+        'š' | 'Š' | 'ś' => "s",
+        'ž' | 'Ž' | 'ź' | 'ż' => "z",
+        'ř' | 'Ř' => "r",
+        'ß' => "ss",
+        '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{2032}' => "'",
+        '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{00ab}' | '\u{00bb}' => "\"",
+        '\u{2013}' | '\u{2014}' | '\u{2212}' => "-",
+        '\u{00a0}' | '\u{2009}' | '\u{202f}' => " ",
+        _ => return None,
+    })
 }
 
 /// The words of a text by Unicode word boundaries (UAX #29): `e.g.` and
@@ -221,7 +257,6 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
     let mut start = 0usize;
     let mut in_code = false;
     let bytes_len = text.len();
-    let mut iter = text.char_indices().peekable();
     let push = |out: &mut Vec<Segment>, s: usize, e: usize, is_code: bool| {
         let seg = &text[s..e];
         let trimmed_start = s + (seg.len() - seg.trim_start().len());
@@ -234,9 +269,12 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
             });
         }
     };
+    let bytes = text.as_bytes();
+    let mut i = 0usize;
     let mut line_start = true;
-    while let Some((i, c)) = iter.next() {
+    while i < bytes_len {
         if line_start {
+            line_start = false;
             let rest = &text[i..];
             let trimmed = rest.trim_start_matches([' ', '\t']);
             if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
@@ -256,10 +294,7 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
                 }
                 push(&mut out, i, end, true);
                 start = end;
-                while iter.peek().is_some_and(|(j, _)| *j < end) {
-                    iter.next();
-                }
-                line_start = false;
+                i = end;
                 in_code = false;
                 continue;
             }
@@ -268,21 +303,35 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
                 start = i;
             }
         }
-        line_start = c == '\n';
+        // Jump to the next byte that can matter: ASCII terminators, new
+        // lines, backticks, or the lead byte of a non-ASCII terminator
+        // (lead bytes are always character boundaries).
+        let Some(off) = bytes[i..]
+            .iter()
+            .position(|b| matches!(b, b'.' | b'!' | b'?' | b'\n' | b'`' | 0xE2 | 0xE3 | 0xEF))
+        else {
+            break;
+        };
+        let pos = i + off;
+        let Some(c) = text[pos..].chars().next() else {
+            break;
+        };
+        i = pos + c.len_utf8();
         if c == '`' {
             in_code = !in_code;
             continue;
         }
         if c == '\n' {
+            line_start = true;
             // A blank line ends the sentence (and any unclosed inline code).
-            let rest = &text[i + 1..];
+            let rest = &text[i..];
             let blank = rest
                 .split('\n')
                 .next()
                 .is_some_and(|l| l.trim().is_empty() && rest.contains('\n'));
             if blank {
-                push(&mut out, start, i, false);
-                start = i + 1;
+                push(&mut out, start, pos, false);
+                start = i;
                 in_code = false;
             }
             continue;
@@ -291,25 +340,24 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
             continue;
         }
         // Swallow runs of terminators and closers ("?!", ".)", "?\"").
-        let mut end = i + c.len_utf8();
-        while let Some(&(j, d)) = iter.peek() {
+        while let Some(d) = text[i..].chars().next() {
             if is_terminator(d) || is_closer(d) {
-                end = j + d.len_utf8();
-                iter.next();
+                i += d.len_utf8();
             } else {
                 break;
             }
         }
+        let end = i;
         let next = text[end..].chars().next();
         if !next.is_none_or(char::is_whitespace) {
             continue;
         }
         let next_word = text[end..].trim_start().chars().next();
         if c == '.' || c == '…' {
-            let ends = if c == '.' && text[i..end].starts_with("...") {
+            let ends = if c == '.' && text[pos..end].starts_with("...") {
                 !next_word.is_some_and(char::is_lowercase)
             } else if c == '.' {
-                dot_ends_sentence(text, i, next_word)
+                dot_ends_sentence(text, pos, next_word)
             } else {
                 !next_word.is_some_and(char::is_lowercase)
             };
@@ -392,14 +440,30 @@ pub fn is_question(sentence: &str) -> bool {
         return true;
     }
     let head_end = t.char_indices().nth(40).map_or(t.len(), |(i, _)| i);
-    let head = normalize(t[..head_end].trim_start_matches(['-', '*', '+', '•', ' ', '>']));
-    let head = head.trim_start_matches(|c: char| !c.is_alphanumeric());
-    let head = head
-        .strip_prefix("ok, ")
-        .or_else(|| head.strip_prefix("also, "))
-        .or_else(|| head.strip_prefix("and "))
-        .unwrap_or(head);
-    REQUEST_STARTS.iter().any(|p| head.starts_with(p))
+    let raw = t[..head_end].trim_start_matches(['-', '*', '+', '•', ' ', '>']);
+    let starts = |head: &str| {
+        let head = head.trim_start_matches(|c: char| !c.is_alphanumeric());
+        let head = ["ok, ", "also, ", "and "]
+            .iter()
+            .find_map(|lead| strip_prefix_ignore_ascii_case(head, lead))
+            .unwrap_or(head);
+        REQUEST_STARTS
+            .iter()
+            .any(|p| strip_prefix_ignore_ascii_case(head, p).is_some())
+    };
+    if raw.is_ascii() {
+        // No allocation on the common path.
+        starts(raw)
+    } else {
+        starts(&normalize(raw))
+    }
+}
+
+/// `s` without `prefix`, compared ignoring ASCII case.
+fn strip_prefix_ignore_ascii_case<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = s.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &s[prefix.len()..])
 }
 
 /// Extracts the questions of a whole agent message.

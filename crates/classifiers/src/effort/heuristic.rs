@@ -64,6 +64,8 @@ mod tag {
     pub const WHO: u16 = 22;
     /// Marker: a polite request frame ("can you").
     pub const POLITE: u16 = 23;
+    /// Marker: a word that makes the rare regex cues worth running.
+    pub const TRIGGER: u16 = 24;
 }
 
 const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static str) -> Cue {
@@ -101,7 +103,6 @@ fn build_cues() -> Result<CueSet, Error> {
             &["(a)", "(1)", "(b)", "(2)", "a)", "b)", "c)", "1)", "2)", "3)"],
             cue("option_marks", OPTIONS, 2.0, "lists options"),
         )
-        .regex(r"\w/\w+/\w", cue("option_slashes", OPTIONS, 2.0, "lists options"))
         .phrases(
             "(either|entweder|bien sea)",
             cue("either", OPTIONS, 0.8, "either ... or"),
@@ -135,17 +136,9 @@ fn build_cues() -> Result<CueSet, Error> {
             "(can|could|would) you (please )?(also )?(run|rerun|re-run|execute|try|test|check|verify|look|find|grab|pull|fetch|export|download|capture|record|profile|time|measure|search|dig|inspect|log into|log in|sign in|ssh|deploy|restart|install|upgrade|ask|reach out|contact|ping|email|confirm with|check with|get|obtain|retrieve|dump|list all|find out)|(would you be able to|are you able to|could you possibly|can you please|is it possible for you to) (run|check|look|find|pull|grab|fetch|export|get|verify|measure|test|ask|send|share|provide|confirm)|please (run|rerun|execute|try|test|check|verify|look up|find|grab|pull|fetch|export|download|capture|record|profile|measure|search|inspect|ask|contact|get|obtain|dump)|(puedes|podrias|podria|puede|pudieras) (ejecutar|correr|probar|revisar|comprobar|verificar|buscar|mirar|preguntar|consultar|medir|exportar|descargar|obtener|sacar|sacarme|averiguar)",
             cue("user_action", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
         )
-        .regex(
-            r"\b(?:kannst|konntest|konnten sie|konnen sie) (?:du |sie )?(?:mal )?(?:\w+ )?(?:\w+ )?(?:ausfuhren|laufen lassen|testen|prufen|nachsehen|nachschauen|fragen|nachfragen|messen|exportieren|herunterladen|besorgen|raussuchen|heraussuchen)\b",
-            cue("user_action_de", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
-        )
         .phrases(
             "(can|could|would) you (please )?(provide|share|send|paste|attach|upload|post|give me|copy)|(me puedes|puedes|podrias) (pasar|pasarme|enviar|enviarme|mandar|mandarme|compartir|pegar)|please (provide|share|send|paste|attach|upload)",
             cue("send_me", DATA, 1.2, "asks the user to send something"),
-        )
-        .regex(
-            r"\b(?:kannst|konntest) du (?:mir )?(?:\w+ )?(?:schicken|senden|teilen|einfugen|geben)\b",
-            cue("send_me_de", DATA, 1.2, "asks the user to send something"),
         )
         // --- high: data the user must dig out.
         .literals(
@@ -202,10 +195,6 @@ fn build_cues() -> Result<CueSet, Error> {
             cue("diagnosis", DIAG, 2.2, "asks for a diagnosis of a cause"),
         )
         .literals(&["correlat*", "leak*", "regress*"], cue("diagnosis_stem", DIAG, 2.2, "asks for a diagnosis of a cause"))
-        .regex(
-            r"\bwhich \w+ (?:broke|introduced|causes|caused)\b",
-            cue("diagnosis_which", DIAG, 2.2, "asks for a diagnosis of a cause"),
-        )
         .phrases(
             "(how (many|much|long|often|big|large|fast|slow|frequently)|what (percentage|fraction|share|proportion)|cuanto|cuanta|cuantos|cuantas|wie ((viel|viele)|lange|oft|gross|schnell))",
             cue("quantity", QUANT, 1.4, "asks for a quantity to measure or count"),
@@ -230,7 +219,6 @@ fn build_cues() -> Result<CueSet, Error> {
             "ask (your|the|someone|somebody|around|legal|security|finance|ops|the team)|check with|consult|talk to|reach out to|confirm with|loop in|coordinate with|get sign-off|get signoff|get approval|anyone else|other teams|preguntar a|preguntarle a|consultar con|hablar con|fragen|abklaren|rucksprache",
             cue("ask_others", OTHERS, 1.8, "the user must ask someone else"),
         )
-        .regex(r"\bbeim \w+ nachfragen\b", cue("ask_others_de", OTHERS, 1.8, "the user must ask someone else"))
         // --- high: blocking architecture / strategy decisions.
         .literals(
             &[
@@ -263,7 +251,10 @@ fn build_cues() -> Result<CueSet, Error> {
             "(should|shall|would you like|do you want|you want|you'd like|you would like|you prefer|do you expect|you expect|you(')?re hoping|you hope|acceptable|target|deberia|deberian|quieres|prefieres|esperas|soll|sollen|sollte|mochtest|willst|erwartest)",
             cue("preference_modal", MODAL, 1.0, "asks what should be, not what is"),
         )
-        .regex(&p(r"(?:who|who's|whom|quien|quienes|wer|wem|wen)\b"), cue("asks_person", WHO, 0.0, "asks who"))
+        .regex(
+            &p(r"(?:who|who's|whom|quien|quienes|wer|wem|wen)\b"),
+            cue("asks_person", WHO, 0.0, "asks who"),
+        )
         .literals(
             &[
                 "prefer", "preference", "preferred", "how would you like", "how do you want",
@@ -284,9 +275,39 @@ fn build_cues() -> Result<CueSet, Error> {
             cue("describe", DESCRIBE, 1.6, "asks the user to describe what they know"),
         )
         .literals(&["beschreib*", "erklar*"], cue("describe_de", DESCRIBE, 1.6, "asks the user to describe what they know"))
+        .literals(TRIGGERS, cue("trigger", TRIGGER, 0.0, "a trigger word"))
         .build()?;
     Ok(set)
 }
+
+/// Regex cues that only matter when a trigger word is present (German
+/// request frames, "which X broke", "A/B/C"): compiled in a set of their
+/// own that runs only then, keeping the common path on aho-corasick.
+fn build_rare_cues() -> Result<CueSet, Error> {
+    use tag::*;
+    let set = CueSet::builder()
+        .regex(r"\w/\w+/\w", cue("option_slashes", OPTIONS, 2.0, "lists options"))
+        .regex(
+            r"\b(?:kannst|konntest|konnten sie|konnen sie) (?:du |sie )?(?:mal )?(?:\w+ )?(?:\w+ )?(?:ausfuhren|laufen lassen|testen|prufen|nachsehen|nachschauen|fragen|nachfragen|messen|exportieren|herunterladen|besorgen|raussuchen|heraussuchen)\b",
+            cue("user_action_de", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
+        )
+        .regex(
+            r"\b(?:kannst|konntest) du (?:mir )?(?:\w+ )?(?:schicken|senden|teilen|einfugen|geben)\b",
+            cue("send_me_de", DATA, 1.2, "asks the user to send something"),
+        )
+        .regex(
+            r"\bwhich \w+ (?:broke|introduced|causes|caused)\b",
+            cue("diagnosis_which", DIAG, 2.2, "asks for a diagnosis of a cause"),
+        )
+        .regex(r"\bbeim \w+ nachfragen\b", cue("ask_others_de", OTHERS, 1.8, "the user must ask someone else"))
+        .build()?;
+    Ok(set)
+}
+
+/// Trigger words of [`build_rare_cues`] (tag `TRIGGER`, no weight).
+const TRIGGERS: &[&str] = &[
+    "kannst", "konntest", "konnten", "konnen", "beim", "which", "/",
+];
 
 /// Imperative verbs that open a terse proposal ("Ship it?", "Roll back to
 /// v2.3?", "Delete the three volumes?").
@@ -530,6 +551,7 @@ const STOP: &[&str] = &[
 #[derive(Debug, Clone)]
 pub(crate) struct Heuristic {
     cues: CueSet,
+    rare: CueSet,
     splitter: regex::Regex,
 }
 
@@ -544,6 +566,7 @@ impl Heuristic {
     pub(crate) fn new() -> Result<Self, Error> {
         Ok(Self {
             cues: build_cues()?,
+            rare: build_rare_cues()?,
             splitter: part_splitter()?,
         })
     }
@@ -564,22 +587,31 @@ impl Heuristic {
         let segments = extract_questions(question);
         let mut parts: Vec<String> = Vec::new();
         let mut preamble = String::new();
+        let mut add_preamble = |piece: &str| {
+            if !piece.trim().is_empty() {
+                preamble.push_str(piece);
+                preamble.push(' ');
+            }
+        };
         if segments.is_empty() {
             parts.push(normalize(question));
         } else {
             let mut last_end = 0;
             for s in &segments {
                 if let Some(between) = question.get(last_end..s.start) {
-                    preamble.push_str(between);
-                    preamble.push(' ');
+                    add_preamble(between);
                 }
                 last_end = s.end;
                 let n = normalize(s.text(question));
-                let mut last = 0;
                 let may_split = [" and ", " y ", " und ", " also ", " plus "]
                     .iter()
                     .any(|c| n.contains(c));
-                for m in self.splitter.find_iter(&n).filter(|_| may_split) {
+                if !may_split {
+                    parts.push(n);
+                    continue;
+                }
+                let mut last = 0;
+                for m in self.splitter.find_iter(&n) {
                     let piece = n[last..m.start()].trim();
                     if !piece.is_empty() {
                         parts.push(piece.to_owned());
@@ -601,7 +633,7 @@ impl Heuristic {
                 }
             }
             if let Some(rest) = question.get(last_end..) {
-                preamble.push_str(rest);
+                add_preamble(rest);
             }
         }
         let preamble = normalize(&preamble);
@@ -643,7 +675,10 @@ impl Heuristic {
         ctx: Option<&ContextIndex>,
         extra: &Extra,
     ) -> (EffortLevel, f32, Vec<Reason>) {
-        let hits = self.cues.hits_unlocated(part);
+        let mut hits = self.cues.hits_unlocated(part);
+        if hits.iter().any(|h| h.cue.tag == tag::TRIGGER) {
+            hits.extend(self.rare.hits_unlocated(part));
+        }
         // Per-tag weight sums and counts, in one pass.
         let mut sums = [0.0f32; 32];
         let mut counts = [0u8; 32];
@@ -675,6 +710,7 @@ impl Heuristic {
         };
         // Low evidence.
         s.low += sum(tag::PROPOSAL) + sum(tag::CONFIRM) + sum(tag::OPTIONS) + sum(tag::YESNO);
+
         s.low += extra.options;
         if bare {
             s.low += 2.0;
@@ -871,7 +907,7 @@ fn reasons_for(
                 if matched.is_empty() || matched.chars().count() > 48 {
                     h.cue.explanation.into()
                 } else {
-                    format!("{}: `{}`", h.cue.explanation, matched).into()
+                    [h.cue.explanation, ": `", matched, "`"].concat().into()
                 };
             Reason::new(h.cue.name, detail, h.cue.weight)
         })
@@ -897,16 +933,24 @@ fn stem(w: &str) -> &str {
     }
 }
 
-/// The stems of a context's words, built once per classification.
+/// The stems of a context's words, sorted for binary search, built once
+/// per classification.
 pub(crate) struct ContextIndex {
-    stems: std::collections::HashSet<String>,
+    stems: Vec<String>,
 }
 
 impl ContextIndex {
     fn new(ctx: &str) -> Self {
-        Self {
-            stems: tact_core::words(ctx).map(|w| stem(w).to_owned()).collect(),
-        }
+        let mut stems: Vec<String> = tact_core::words(ctx).map(|w| stem(w).to_owned()).collect();
+        stems.sort_unstable();
+        stems.dedup();
+        Self { stems }
+    }
+
+    fn contains(&self, stem: &str) -> bool {
+        self.stems
+            .binary_search_by(|s| s.as_str().cmp(stem))
+            .is_ok()
     }
 }
 
@@ -920,7 +964,7 @@ fn context_answers(part: &str, ctx: &ContextIndex) -> Option<Reason> {
         tact_core::words(part).filter(|w| w.chars().count() >= 3 && STOP.binary_search(w).is_err())
     {
         total += 1;
-        if ctx.stems.contains(stem(w)) {
+        if ctx.contains(stem(w)) {
             found += 1;
         }
     }
