@@ -347,6 +347,74 @@ impl CredentialScanner {
         }
     }
 
+    /// A copy of `value` with every credential replaced by `[REDACTED]`:
+    /// string values under credential-named keys, strings shaped like a
+    /// credential (the whole string), keys that look like secrets, and
+    /// anything nested deeper than the scanner looks (it cannot vouch for
+    /// it). Fails only if the built-in patterns could not be compiled.
+    pub fn redact(&self, value: &Value) -> Result<Value, ClassifyError> {
+        let Some(shapes) = &self.shapes else {
+            return Err("credential patterns unavailable".into());
+        };
+        Ok(self.redact_walk(shapes, value, 0))
+    }
+
+    /// `text` with every credential-shaped span replaced by `[REDACTED]`,
+    /// for free text such as prompts and responses. Fails only if the
+    /// built-in patterns could not be compiled.
+    pub fn redact_text<'t>(
+        &self,
+        text: &'t str,
+    ) -> Result<std::borrow::Cow<'t, str>, ClassifyError> {
+        let Some(shapes) = &self.shapes else {
+            return Err("credential patterns unavailable".into());
+        };
+        if !shapes.set.is_match(text) {
+            return Ok(std::borrow::Cow::Borrowed(text));
+        }
+        let mut out = text.to_owned();
+        for i in shapes.set.matches(text).iter() {
+            if let Some(re) = shapes.regexes.get(i) {
+                out = re.replace_all(&out, REDACTED).into_owned();
+            }
+        }
+        Ok(std::borrow::Cow::Owned(out))
+    }
+
+    fn redact_walk(&self, shapes: &Shapes, v: &Value, depth: usize) -> Value {
+        if depth > MAX_DEPTH {
+            return Value::String(REDACTED.into());
+        }
+        match v {
+            Value::String(s) if shapes.set.is_match(s) => Value::String(REDACTED.into()),
+            Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|item| self.redact_walk(shapes, item, depth + 1))
+                    .collect(),
+            ),
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, item)| {
+                        let key = if shapes.set.is_match(k) {
+                            REDACTED.to_owned()
+                        } else {
+                            k.clone()
+                        };
+                        let value = match item {
+                            Value::String(s) if !s.is_empty() && self.names_credential(k) => {
+                                Value::String(REDACTED.into())
+                            }
+                            _ => self.redact_walk(shapes, item, depth + 1),
+                        };
+                        (key, value)
+                    })
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
     /// Whether a key names a credential: one of the credential words or
     /// word pairs, unless its last word only qualifies it (`secret_name`).
     pub fn names_credential(&self, key: &str) -> bool {
@@ -373,6 +441,9 @@ impl CredentialScanner {
                 .any(|w| !w.is_empty() && (words.contains(w) || joined == *w))
     }
 }
+
+/// What a redacted credential becomes.
+pub const REDACTED: &str = "[REDACTED]";
 
 /// Cheap prefilter: whether `key` contains (ASCII, any case) a stem every
 /// built-in credential word or pair contains.
@@ -561,5 +632,45 @@ mod tests {
         );
         assert!(s.names_credential("pinCode"));
         assert!(CredentialScanner::with_extra(&[("bad", "(?=x)")], &[]).is_err());
+    }
+}
+
+#[cfg(test)]
+mod redact_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn redact_removes_every_credential_and_keeps_the_rest() {
+        let scanner = CredentialScanner::default();
+        let params = json!({
+            "url": "https://api.example.com",
+            "headers": {"Authorization": "Bearer abcdef1234567890abcdef"},
+            "db_password": "hunter2-secret",
+            "nested": [{"aws": "AKIAABCDEFGHIJKLMNOP"}],
+            "max_tokens": 256,
+        });
+        let red = scanner.redact(&params).unwrap();
+        let text = red.to_string();
+        for secret in [
+            "abcdef1234567890abcdef",
+            "hunter2-secret",
+            "AKIAABCDEFGHIJKLMNOP",
+        ] {
+            assert!(!text.contains(secret), "{text}");
+        }
+        assert_eq!(red["url"], "https://api.example.com");
+        assert_eq!(red["max_tokens"], 256);
+        assert_eq!(red["db_password"], REDACTED);
+        assert_eq!(red["headers"]["Authorization"], REDACTED);
+        assert_eq!(red["nested"][0]["aws"], REDACTED);
+        let t = scanner
+            .redact_text("use Bearer abcdef1234567890abcdef please")
+            .unwrap();
+        assert!(!t.contains("abcdef1234567890abcdef"), "{t}");
+        assert!(matches!(
+            scanner.redact_text("nothing here").unwrap(),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 }

@@ -1,0 +1,65 @@
+//! SQLite persistence for tact: trajectories with their turns, questions
+//! (and effort), preference violations, tool calls, guidance fires and
+//! scores, behind a small API of atomic writes and report queries.
+//!
+//! ```
+//! use tact_trajectory_store::{QuestionRecord, SessionRecord, Store, TurnRecord};
+//! use tact_types::EffortLevel;
+//!
+//! let mut store = Store::open_in_memory()?;
+//! let session = SessionRecord {
+//!     spec_id: "SPEC-42".into(),
+//!     agent: "claude".into(),
+//!     run_id: "run-1".into(),
+//!     turns: vec![TurnRecord {
+//!         number: 1,
+//!         prompt: "Add a cache".into(),
+//!         response: "Redis or in-process?".into(),
+//!         questions: vec![QuestionRecord {
+//!             text: "Redis or in-process?".into(),
+//!             effort: EffortLevel::Low,
+//!             confidence: 0.9,
+//!             reasons: vec![],
+//!         }],
+//!         ..TurnRecord::default()
+//!     }],
+//!     ..SessionRecord::default()
+//! };
+//! store.ingest(&session)?;
+//! let loaded = store.load_latest("SPEC-42", "claude")?.expect("stored");
+//! assert_eq!(loaded.session.turns[0].questions[0].effort, EffortLevel::Low);
+//! assert_eq!(store.effort_distribution(None)?.low, 1);
+//! # Ok::<(), tact_trajectory_store::Error>(())
+//! ```
+//!
+//! # Guarantees
+//!
+//! - One transaction per ingested session: a failure leaves nothing of it.
+//! - WAL journal, `synchronous = NORMAL`, a busy timeout: a writer killed
+//!   mid-batch leaves every committed session intact, and several
+//!   processes may write the same file at once.
+//! - Versioned migrations in `PRAGMA user_version`; an older database is
+//!   migrated on open without losing rows.
+//! - Credentials never reach the file: tool params and free text go
+//!   through tact's sensitive-content detector before any write.
+//!
+//! # Features
+//!
+//! - `bundled`: compile SQLite from source (rusqlite's `bundled`). The
+//!   `tact` CLI, the tests and xtask turn it on; a host that links its own
+//!   SQLite (through `libsqlite3-sys` 0.37) leaves it off.
+#![deny(missing_docs)]
+
+mod error;
+mod model;
+mod schema;
+mod store;
+
+pub use error::Error;
+pub use model::{
+    EffortDistribution, GuidanceFireRecord, LeaderboardRow, QuestionRecord, ScorePoint,
+    ScoreRecord, SessionRecord, Severity, StoredTrajectory, ToolCallRecord, TurnRecord,
+    ViolationRecord,
+};
+pub use schema::SCHEMA_VERSION;
+pub use store::{BUSY_TIMEOUT, Store};
