@@ -4,6 +4,7 @@
 
 mod effort;
 mod guide;
+mod report;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,10 @@ enum Command {
     /// Say which guidance classifiers fire on an agent trajectory and why,
     /// or follow a live one (--follow) and print nudges as they fire.
     Guide(guide::GuideArgs),
+    /// Report the telemetry of a trajectory database: leaderboard,
+    /// interaction scores over time, most violated preferences, question
+    /// effort, guidance fires; `--out DIR` adds an HTML page of SVG charts.
+    Report(report::ReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +51,7 @@ fn main() -> ExitCode {
             let stdin = std::io::stdin();
             guide::run(&args, stdin.lock(), &mut out)
         }
+        Command::Report(args) => report::run(&args, &mut out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

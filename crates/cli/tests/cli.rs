@@ -141,3 +141,106 @@ fn guide_prints_what_fires() {
         ]}"#;
     insta::assert_snapshot!(out(&tact(&["guide", "-"], Some(traj))));
 }
+
+fn stored_session(
+    agent: &str,
+    run: usize,
+    interaction: f64,
+) -> tact_trajectory_store::SessionRecord {
+    use tact_trajectory_store::*;
+    SessionRecord {
+        spec_id: "SPEC-1".into(),
+        stage: Some("implement".into()),
+        agent: agent.into(),
+        run_id: format!("run-{run}"),
+        created_at: Some(1_700_000_000 + i64::try_from(run).unwrap()),
+        turns: vec![TurnRecord {
+            number: 1,
+            prompt: "Add a cache".into(),
+            response: "Redis or in-process? Can you measure the hit rate in prod?".into(),
+            questions: vec![
+                QuestionRecord {
+                    text: "Redis or in-process?".into(),
+                    effort: tact_types::EffortLevel::Low,
+                    confidence: 0.9,
+                    reasons: vec![],
+                },
+                QuestionRecord {
+                    text: "Can you measure the hit rate in prod?".into(),
+                    effort: tact_types::EffortLevel::High,
+                    confidence: 0.8,
+                    reasons: vec![],
+                },
+            ],
+            violations: vec![ViolationRecord {
+                preference: "one_question".into(),
+                expected: "exactly one question".into(),
+                actual: "2 questions".into(),
+                severity: Severity::Medium,
+                span: None,
+            }],
+            ..TurnRecord::default()
+        }],
+        guidance: vec![GuidanceFireRecord {
+            position: 3,
+            classifier: "error_streak".into(),
+            confidence: 0.5,
+            reason: "3 consecutive errors".into(),
+        }],
+        score: Some(ScoreRecord {
+            r_prod: 0.9,
+            r_proact: interaction,
+            r_pers: 0.05,
+            total: 0.9 + interaction,
+            profile: "spec".into(),
+            technical_weight: 0.7,
+            interaction_weight: 0.3,
+        }),
+        ..SessionRecord::default()
+    }
+}
+
+#[test]
+fn report_tables_and_html_charts() {
+    let dir = std::env::temp_dir().join(format!("tact-cli-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("tact.db");
+    {
+        let mut store = tact_trajectory_store::Store::open(&db).unwrap();
+        for (i, (agent, x)) in [
+            ("alpha", -0.5),
+            ("beta", 0.05),
+            ("alpha", -0.1),
+            ("beta", 0.05),
+        ]
+        .iter()
+        .enumerate()
+        {
+            store.ingest(&stored_session(agent, i, *x)).unwrap();
+        }
+    }
+    let out_dir = dir.join("html");
+    let o = tact(
+        &[
+            "report",
+            "--db",
+            db.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        None,
+    );
+    let text = out(&o).replace(out_dir.to_str().unwrap(), "<OUT>");
+    insta::assert_snapshot!(text);
+    let html = std::fs::read_to_string(out_dir.join("report.html")).unwrap();
+    assert_eq!(html.matches("<svg").count(), 4);
+    assert!(html.contains("Most violated preferences") && html.contains("one_question"));
+}
+
+#[test]
+fn report_without_a_database_is_a_clear_error() {
+    let o = tact(&["report", "--db", "/nonexistent/tact.db"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no such database"));
+}
