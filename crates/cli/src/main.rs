@@ -4,6 +4,8 @@
 
 mod effort;
 mod guide;
+mod prefs;
+mod score;
 
 use std::process::ExitCode;
 
@@ -26,6 +28,12 @@ enum Command {
     /// Say which guidance classifiers fire on an agent trajectory and why,
     /// or follow a live one (--follow) and print nudges as they fire.
     Guide(guide::GuideArgs),
+    /// Check an agent message against user preferences (`tact prefs check`).
+    Prefs(prefs::PrefsArgs),
+    /// Score one agent session: R_Prod, R_Proact, R_Pers and the rules behind them.
+    Score(score::ScoreArgs),
+    /// Rank several agents' sessions by technical and interaction quality.
+    Consensus(score::ConsensusArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +54,9 @@ fn main() -> ExitCode {
             let stdin = std::io::stdin();
             guide::run(&args, stdin.lock(), &mut out)
         }
+        Command::Prefs(args) => prefs::run(&args, std::io::stdin().lock(), &mut out),
+        Command::Score(args) => score::run_score(&args, &mut out),
+        Command::Consensus(args) => score::run_consensus(&args, &mut out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
