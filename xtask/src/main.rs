@@ -5,6 +5,7 @@
 
 mod guidance_task;
 mod metrics;
+mod preferences_task;
 mod report;
 mod tasks;
 
@@ -58,6 +59,10 @@ struct EvalArgs {
     /// chosen --strategy, or else each task's default strategy.
     #[arg(long)]
     min_macro_f1: Option<f64>,
+    /// Exit non-zero when the gated strategy's accuracy is below this (for
+    /// `preferences`: the overall accuracy and every preference's).
+    #[arg(long)]
+    min_accuracy: Option<f64>,
     /// Also list up to N misclassified items per run (line, gold, predicted, text).
     #[arg(long, value_name = "N")]
     errors: Option<usize>,
@@ -119,8 +124,44 @@ fn eval_guidance(args: &EvalArgs, path: &Path) -> Result<bool> {
     })
 }
 
+/// `eval` for the preferences task (adds `per_preference`).
+fn eval_preferences(args: &EvalArgs, path: &Path) -> Result<bool> {
+    if let Some(s) = args.strategy.as_deref().filter(|s| *s != "rules") {
+        bail!("unknown strategy `{s}` for preferences (expected: rules)");
+    }
+    let mut report = preferences_task::eval(path, shown(path)).context("task preferences")?;
+    if args.no_timing {
+        preferences_task::without_timing(&mut report);
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print!(
+            "{}",
+            preferences_task::render(&report, !args.no_timing, args.errors)
+        );
+    }
+    let (pass, lines) = preferences_task::gate(&report, args.min_macro_f1, args.min_accuracy);
+    for line in lines {
+        eprintln!("{line}");
+    }
+    Ok(pass)
+}
+
 fn eval(args: &EvalArgs) -> Result<bool> {
     let root = root();
+    let split_name = match args.split {
+        Split::Train => "train",
+        Split::Dev => "dev",
+    };
+    let preferences = root
+        .join("fixtures/preferences")
+        .join(format!("{split_name}.jsonl"));
+    if args.task.as_deref() == Some("preferences") {
+        let path = args.dataset.clone().unwrap_or(preferences);
+        return eval_preferences(args, &path);
+    }
+    let with_preferences = args.task.is_none() && args.dataset.is_none() && preferences.exists();
     if args.task.as_deref() == Some("guidance") {
         let path = args
             .dataset
@@ -164,7 +205,8 @@ fn eval(args: &EvalArgs) -> Result<bool> {
     if args.dataset.is_some() && selected.len() != 1 {
         bail!("--dataset needs --task NAME");
     }
-    if args.json && selected.len() + usize::from(with_guidance) != 1 {
+    if args.json && selected.len() + usize::from(with_guidance) + usize::from(with_preferences) != 1
+    {
         bail!("--json prints one run: name it with --task");
     }
     let mut runs: Vec<(Run, bool)> = Vec::new();
@@ -238,6 +280,9 @@ fn eval(args: &EvalArgs) -> Result<bool> {
     if with_guidance {
         ok &= eval_guidance(args, &guidance)?;
     }
+    if with_preferences {
+        ok &= eval_preferences(args, &preferences)?;
+    }
     if let Some(min) = args.min_macro_f1 {
         for (run, gated) in &runs {
             if !gated {
@@ -250,6 +295,19 @@ fn eval(args: &EvalArgs) -> Result<bool> {
                 run.task,
                 run.strategy,
                 run.macro_f1,
+                if pass { ">=" } else { "< (FAILED)" }
+            );
+        }
+    }
+    if let Some(min) = args.min_accuracy {
+        for (run, _) in runs.iter().filter(|(_, gated)| *gated) {
+            let pass = run.accuracy >= min;
+            ok &= pass;
+            eprintln!(
+                "gate {} {}: accuracy {:.3} {} {min:.3}",
+                run.task,
+                run.strategy,
+                run.accuracy,
                 if pass { ">=" } else { "< (FAILED)" }
             );
         }

@@ -131,3 +131,92 @@ fn guidance_fixtures_are_all_right() {
     assert_eq!(v["accuracy"], 1.0);
     assert_eq!(v["macro_f1"], 1.0);
 }
+
+#[test]
+fn preferences_json_adds_per_preference() {
+    let o = xtask(&[
+        "eval",
+        "--task",
+        "preferences",
+        "--dataset",
+        &data("preferences_small.jsonl"),
+        "--json",
+        "--no-timing",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert_eq!(out.trim().lines().count(), 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["task"].as_str(), v["strategy"].as_str()),
+        (Some("preferences"), Some("rules"))
+    );
+    assert_eq!(v["n"], 8);
+    assert_eq!(v["accuracy"], 7.0 / 8.0);
+    assert_eq!(v["per_preference"]["lang_ita"]["accuracy"], 0.5);
+    assert_eq!(v["per_preference"]["commas"]["support"], 2);
+    assert_eq!(
+        v["confusion"]["labels"],
+        serde_json::json!(["violated", "ok"])
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn preferences_text_report_and_accuracy_gate() {
+    let args = [
+        "eval",
+        "--task",
+        "preferences",
+        "--dataset",
+        &data("preferences_small.jsonl"),
+        "--no-timing",
+        "--errors",
+        "5",
+    ];
+    let o = xtask(&[&args[..], &["--min-accuracy", "0.5"]].concat());
+    assert!(o.status.success());
+    insta::assert_snapshot!(stdout(&o));
+    let fail = xtask(&[&args[..], &["--min-accuracy", "0.95"]].concat());
+    assert_eq!(fail.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&fail.stderr);
+    assert!(
+        err.contains("lang_ita accuracy 0.500 < (FAILED) 0.950"),
+        "{err}"
+    );
+    assert!(err.contains("commas accuracy 1.000 >= 0.950"), "{err}");
+}
+
+#[test]
+fn preferences_bad_lines_name_file_and_line() {
+    let o = xtask(&[
+        "eval",
+        "--task",
+        "preferences",
+        "--dataset",
+        &data("preferences_bad.jsonl"),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("preferences_bad.jsonl:2: `no_ask` is not a text-level preference"),
+        "{err}"
+    );
+    let o = xtask(&["eval", "--task", "preferences", "--strategy", "oracle"]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("unknown strategy `oracle` for preferences")
+    );
+}
+
+#[test]
+fn preferences_fixtures_pass_the_ci_gate() {
+    let o = xtask(&["eval", "--task", "preferences", "--json", "--no-timing"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let per = v["per_preference"].as_object().unwrap();
+    assert_eq!(per.len(), 10);
+    for (name, m) in per {
+        assert!(m["accuracy"].as_f64().unwrap() >= 0.95, "{name}: {m}");
+        assert!(m["support"].as_u64().unwrap() >= 20, "{name}: {m}");
+    }
+}

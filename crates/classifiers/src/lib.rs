@@ -32,8 +32,3 @@ mod error;
 pub mod guidance;
 
 pub use error::Error;
-
-/// The README's Rust examples, compiled and run as doctests.
-#[doc = include_str!("../../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;

@@ -4,7 +4,9 @@
 
 mod effort;
 mod guide;
+mod prefs;
 mod report;
+mod score;
 
 use std::process::ExitCode;
 
@@ -31,6 +33,12 @@ enum Command {
     /// interaction scores over time, most violated preferences, question
     /// effort, guidance fires; `--out DIR` adds an HTML page of SVG charts.
     Report(report::ReportArgs),
+    /// Check an agent message against user preferences (`tact prefs check`).
+    Prefs(prefs::PrefsArgs),
+    /// Score one agent session: R_Prod, R_Proact, R_Pers and the rules behind them.
+    Score(score::ScoreArgs),
+    /// Rank several agents' sessions by technical and interaction quality.
+    Consensus(score::ConsensusArgs),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +60,9 @@ fn main() -> ExitCode {
             guide::run(&args, stdin.lock(), &mut out)
         }
         Command::Report(args) => report::run(&args, &mut out),
+        Command::Prefs(args) => prefs::run(&args, std::io::stdin().lock(), &mut out),
+        Command::Score(args) => score::run_score(&args, &mut out),
+        Command::Consensus(args) => score::run_consensus(&args, &mut out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

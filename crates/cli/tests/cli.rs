@@ -244,3 +244,167 @@ fn report_without_a_database_is_a_clear_error() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no such database"));
 }
+
+fn session_fixture(rel: &str) -> String {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/sessions")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn prefs_check_text() {
+    insta::assert_snapshot!(out(&tact(
+        &[
+            "prefs",
+            "check",
+            "--pref",
+            "commas",
+            "--pref",
+            "one_question",
+            "--pref",
+            "do_selection",
+            "--pref",
+            "joke",
+            "Should I retry now, or wait? Which port?"
+        ],
+        None
+    )));
+}
+
+#[test]
+fn prefs_check_json_from_stdin() {
+    insta::assert_snapshot!(out(&tact(
+        &[
+            "prefs", "check", "--pref", "json", "--pref", "length", "--json"
+        ],
+        Some("{\"question\": \"Retry?\"} thanks")
+    )));
+}
+
+#[test]
+fn prefs_check_refuses_session_level_and_unknown_names() {
+    let o = tact(&["prefs", "check", "--pref", "no_ask", "Retry?"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("use `tact score SESSION.json`"));
+    let o = tact(&["prefs", "check", "--pref", "tone", "Retry?"], None);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown preference `tone`"));
+}
+
+#[test]
+fn score_spec_profile() {
+    insta::assert_snapshot!(out(&tact(
+        &["score", &session_fixture("spec_example/agent_a.json")],
+        None
+    )));
+}
+
+#[test]
+fn score_paper_profile_json() {
+    insta::assert_snapshot!(out(&tact(
+        &[
+            "score",
+            &session_fixture("plan_italian/agent_a.json"),
+            "--profile",
+            "paper",
+            "--json"
+        ],
+        None
+    )));
+}
+
+#[test]
+fn score_bad_session_names_the_file() {
+    let f = temp_file(
+        "bad_session.json",
+        "{\"agent\": \"a\", \"outcome\": {\"kind\": \"score\", \"value\": 2}}",
+    );
+    let o = tact(&["score", f.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad_session.json: outcome score must be a number in [0, 1], got 2"),
+        "{err}"
+    );
+}
+
+#[test]
+fn consensus_the_specs_example() {
+    insta::assert_snapshot!(out(&tact(
+        &[
+            "consensus",
+            &session_fixture("spec_example/agent_a.json"),
+            &session_fixture("spec_example/agent_b.json")
+        ],
+        None
+    )));
+}
+
+#[test]
+fn consensus_normalized_with_a_config() {
+    insta::assert_snapshot!(out(&tact(
+        &[
+            "consensus",
+            &session_fixture("plan_italian/agent_a.json"),
+            &session_fixture("plan_italian/agent_b.json"),
+            &session_fixture("plan_italian/agent_c.json"),
+            "--config",
+            &session_fixture("ppp.toml"),
+        ],
+        None
+    )));
+}
+
+#[test]
+fn consensus_legacy_json() {
+    insta::assert_snapshot!(out(&tact(
+        &[
+            "consensus",
+            &session_fixture("review_conflict/agent_a.json"),
+            &session_fixture("review_conflict/agent_b.json"),
+            &session_fixture("review_conflict/agent_c.json"),
+            "--config",
+            &session_fixture("legacy.toml"),
+            "--json",
+        ],
+        None
+    )));
+}
+
+#[test]
+fn consensus_errors_are_clear() {
+    let o = tact(
+        &[
+            "consensus",
+            &session_fixture("spec_example/agent_a.json"),
+            "--stage",
+            "deploy",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no candidates"));
+    let o = tact(
+        &[
+            "consensus",
+            &session_fixture("spec_example/agent_a.json"),
+            &session_fixture("review_conflict/agent_a.json"),
+        ],
+        None,
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("sessions mix specs"));
+    let f = temp_file("nan.toml", "[ppp]\ntechnical_weight = nan\n");
+    let o = tact(
+        &[
+            "consensus",
+            &session_fixture("spec_example/agent_a.json"),
+            "--config",
+            f.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("invalid weight `ppp.technical_weight` = NaN")
+    );
+}

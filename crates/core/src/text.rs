@@ -199,6 +199,25 @@ fn word_before(text: &str, dot: usize) -> String {
     head[start..].to_lowercase()
 }
 
+/// Whether `word` (just before the dot at `dot`) is a unit of time after
+/// a number ("takes 900 ms.", "5 min."), not an abbreviation such as "Ms."
+/// or "min. 3 replicas".
+fn is_unit_after_number(text: &str, dot: usize, word: &str) -> bool {
+    if !matches!(word, "ms" | "min" | "sec") {
+        return false;
+    }
+    let Some(before) = text.get(..dot.saturating_sub(word.len())) else {
+        return false;
+    };
+    let head = before.trim_end();
+    head.len() < before.len()
+        && head.rsplit(char::is_whitespace).next().is_some_and(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        })
+}
+
 fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
     let word = word_before(text, dot);
     if word.is_empty() {
@@ -216,7 +235,7 @@ fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
             return false;
         }
     }
-    if ABBREVIATIONS.contains(&word.as_str()) {
+    if ABBREVIATIONS.contains(&word.as_str()) && !is_unit_after_number(text, dot, &word) {
         return word == "etc" && next.is_some_and(char::is_uppercase);
     }
     // The dot before a lower-case word is rarely a sentence end.
@@ -560,6 +579,10 @@ mod tests {
         assert_eq!(
             sents("Wie z.B. hier. Und dann?"),
             ["Wie z.B. hier.", "Und dann?"]
+        );
+        assert_eq!(
+            sents("It takes 900 ms. Want the PR? Ask Ms. Lee."),
+            ["It takes 900 ms.", "Want the PR?", "Ask Ms. Lee."]
         );
         assert_eq!(
             sents("He said \"stop.\" Then left."),

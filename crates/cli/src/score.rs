@@ -1,0 +1,237 @@
+//! `tact score` (one session's PPP rewards with the rules behind them) and
+//! `tact consensus` (rank several agents' sessions by technical and
+//! interaction quality, or the legacy binary consensus).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use tact_consensus::{Consensus, Decision, Normalization, PppConfig};
+use tact_scoring::{Profile, Scope, Scorer, Session, SessionScore};
+
+/// Arguments of `tact score`.
+#[derive(clap::Args, Debug)]
+pub struct ScoreArgs {
+    /// A session file (JSON; see fixtures/sessions/README.md).
+    pub session: PathBuf,
+    /// Reward profile: spec (SPEC-PPP-003) or paper (the PPP paper's code).
+    #[arg(long, default_value = "spec")]
+    pub profile: String,
+    /// Check preferences on every response, not only those that ask.
+    #[arg(long)]
+    pub all_responses: bool,
+    /// Print the score as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `tact consensus`.
+#[derive(clap::Args, Debug)]
+pub struct ConsensusArgs {
+    /// Session files of several agents on one spec and stage.
+    #[arg(required = true)]
+    pub sessions: Vec<PathBuf>,
+    /// The stage whose weights apply; sessions of other stages are left out.
+    #[arg(long)]
+    pub stage: Option<String>,
+    /// A TOML file with a `[ppp]` section (weights, profile, normalize, enabled).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Print the decision as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn signed(x: f64) -> String {
+    format!("{x:+.3}")
+}
+
+/// Writes a session score as text.
+fn write_score(out: &mut impl Write, s: &SessionScore) -> Result<()> {
+    let formula = match s.profile.as_str() {
+        "paper" => "clamp(R_Prod + cost_w R_Proact + pref_w R_Pers, 0, 1)",
+        _ => "R_Prod + R_Proact + R_Pers",
+    };
+    writeln!(
+        out,
+        "{} ({} profile): R {:.3} = {formula}",
+        s.agent, s.profile, s.total
+    )?;
+    writeln!(
+        out,
+        "  R_Prod {:.3}  R_Proact {}  R_Pers {}  interaction {}",
+        s.r_prod,
+        signed(s.r_proact),
+        signed(s.r_pers),
+        signed(s.interaction)
+    )?;
+    writeln!(out, "  rules:")?;
+    if s.adjustments.is_empty() {
+        writeln!(out, "    none")?;
+    }
+    for a in &s.adjustments {
+        writeln!(out, "    {:<28} {}  {}", a.rule, signed(a.amount), a.detail)?;
+    }
+    writeln!(out, "  questions:")?;
+    if s.questions.is_empty() {
+        writeln!(out, "    none")?;
+    }
+    for q in &s.questions {
+        writeln!(
+            out,
+            "    turn {} {:<6} {}",
+            q.turn,
+            q.effort.to_string(),
+            q.text.replace('\n', " ")
+        )?;
+    }
+    writeln!(out, "  violations:")?;
+    if s.violations.is_empty() {
+        writeln!(out, "    none")?;
+    }
+    for v in &s.violations {
+        let turn = v.turn.map(|t| format!("turn {t} ")).unwrap_or_default();
+        let at = v
+            .span
+            .as_ref()
+            .map(|sp| format!(" at {:?}", sp.text))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "    {turn}{} ({}, {}): expected {}; got {}{at}",
+            v.preference,
+            v.category.as_str(),
+            match v.severity {
+                tact_scoring::Severity::Minor => "minor",
+                tact_scoring::Severity::Major => "major",
+            },
+            v.expected,
+            v.actual
+        )?;
+    }
+    if !s.not_judged.is_empty() {
+        writeln!(out, "  not judged:")?;
+        for n in &s.not_judged {
+            writeln!(out, "    {}: {}", n.preference, n.reason)?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `tact score`.
+pub fn run_score(args: &ScoreArgs, out: &mut impl Write) -> Result<()> {
+    let profile: Profile = args.profile.parse()?;
+    let session = Session::read(&args.session)?;
+    let scorer = Scorer::builder()
+        .profile(profile)
+        .scope(if args.all_responses {
+            Scope::All
+        } else {
+            Scope::Asking
+        })
+        .build()?;
+    let score = scorer.score(&session);
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&score)?)?;
+    } else {
+        write_score(out, &score)?;
+    }
+    Ok(())
+}
+
+/// Runs `tact consensus`.
+pub fn run_consensus(args: &ConsensusArgs, out: &mut impl Write) -> Result<()> {
+    let config = match &args.config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            PppConfig::from_toml(&text, Some(&path.display().to_string()))?
+        }
+        None => PppConfig::default(),
+    };
+    let consensus = Consensus::new(&config)?;
+    let sessions: Vec<Session> = args
+        .sessions
+        .iter()
+        .map(|p| Session::read(p))
+        .collect::<Result<_, _>>()?;
+    let decision = consensus.decide(&sessions, args.stage.as_deref())?;
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&decision)?)?;
+        return Ok(());
+    }
+    match &decision {
+        Decision::Weighted {
+            stage,
+            profile,
+            consensus: c,
+            ..
+        } => {
+            let norm = match c.normalization {
+                Normalization::None => "interaction as is".to_owned(),
+                Normalization::Linear { floor, ceiling } => {
+                    format!("interaction mapped from [{floor:.2}, {ceiling:.2}] onto [0, 1]")
+                }
+            };
+            writeln!(
+                out,
+                "weighted consensus, stage {} (technical {:.2}, interaction {:.2}), profile {profile}, {norm}",
+                stage.as_deref().unwrap_or("(none: default weights)"),
+                c.technical_weight,
+                c.interaction_weight,
+            )?;
+            writeln!(
+                out,
+                "  {:<4} {:<16} {:>9} {:>11} {:>10} {:>7}",
+                "rank", "agent", "technical", "interaction", "normalized", "final"
+            )?;
+            for s in &c.scores {
+                writeln!(
+                    out,
+                    "  {:<4} {:<16} {:>9.3} {:>11} {:>10} {:>7.3}",
+                    s.rank,
+                    s.agent,
+                    s.technical_score,
+                    signed(s.interaction_score),
+                    s.normalized_interaction
+                        .map_or_else(|| "-".to_owned(), |n| format!("{n:.3}")),
+                    s.final_score
+                )?;
+            }
+            match (c.confidence.margin, c.scores.get(1)) {
+                (Some(m), Some(second)) => writeln!(
+                    out,
+                    "best: {} (score {:.3}, margin {:.3} over {})",
+                    c.best_agent, c.confidence.score, m, second.agent
+                )?,
+                _ => writeln!(
+                    out,
+                    "best: {} (score {:.3}, the only agent)",
+                    c.best_agent, c.confidence.score
+                )?,
+            }
+        }
+        Decision::Legacy {
+            stage,
+            consensus: c,
+        } => {
+            writeln!(
+                out,
+                "legacy consensus ([ppp] enabled = false), stage {}: {}",
+                stage.as_deref().unwrap_or("(none)"),
+                c.status.as_str()
+            )?;
+            for (verdict, agents) in &c.groups {
+                writeln!(out, "  {verdict}: {}", agents.join(", "))?;
+            }
+            if !c.missing.is_empty() {
+                writeln!(out, "  no verdict: {}", c.missing.join(", "))?;
+            }
+            match &c.verdict {
+                Some(v) => writeln!(out, "verdict: {v}")?,
+                None => writeln!(out, "verdict: none")?,
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,870 @@
+//! The ten text-level preference checkers of the labelling guide
+//! (`preferences` task), each a deterministic rule on one agent message.
+//!
+//! | name | violated when |
+//! | --- | --- |
+//! | `concise_question` | more than one sentence (a code block counts as one), or more than 20 words |
+//! | `detail_question` | under 25 words, or no sentence besides the question(s) |
+//! | `do_selection` | no options are offered: no list of 2+ items, no `(a) (b)` / `Option 1 Option 2`, no `X or Y` (other than `or so`, `more or less`, `or not`, `or later`...), no `A/B/C`, no `X vs Y`, no "choose between" |
+//! | `one_question` | two or more questions: question sentences, plus questions joined inside one by `and`/`also` + an interrogative (`..., and which ...?`, `... and whether ...`) |
+//! | `lang_ita` | the prose (code and URLs left out) is not identified as Italian by `whatlang` |
+//! | `capital` | any lowercase letter (code included) |
+//! | `commas` | any comma: `,` `，` `﹐` `﹑` `、` `،` |
+//! | `json` | the whole message (surrounding white space allowed) is not one JSON value |
+//! | `snippet` | fewer than 3 quoted lines (fenced or indented code, `>` quotes, lines that are one inline code span) or no file path or URL named |
+//! | `length` | not exactly 3 sentences (code blocks are not sentences) |
+//!
+//! Sentences and words come from `tact-core` (`split_sentences`,
+//! `word_count`): abbreviations (`e.g.`, `Dr.`), version numbers (`3.11`),
+//! URLs and inline code do not end a sentence.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use tact_core::text::is_question;
+use tact_core::{extract_questions, split_sentences, word_count};
+
+use crate::ScoringError;
+use crate::preference::{CheckKind, Preference};
+use crate::violation::{Span, Violation};
+
+/// Compiled patterns of the text-level checkers. Build once, share: checks
+/// take `&self`.
+#[derive(Debug, Clone)]
+pub struct TextChecker {
+    url: Regex,
+    extra_question: Regex,
+    alternative: Regex,
+    romance_or: Regex,
+    list_item: Regex,
+    enumerator: Regex,
+    option_label: Regex,
+    slash_list: Regex,
+    versus: Regex,
+    path_comment: Regex,
+    nearby: whatlang::Detector,
+}
+
+/// Words after `or` that make it an approximation or a qualifier, not a
+/// choice between options ("or so", "or later", "or not").
+const OR_NOT_A_CHOICE: &[&str] = &[
+    "so",
+    "not",
+    "later",
+    "newer",
+    "higher",
+    "above",
+    "greater",
+    "earlier",
+    "older",
+    "lower",
+    "below",
+    "less",
+    "more",
+    "fewer",
+    "else",
+    "something",
+    "anything",
+    "anyone",
+    "anybody",
+    "anywhere",
+    "whatever",
+    "whichever",
+    "similar",
+    "otherwise",
+    "other",
+    "another",
+    "equivalent",
+    "rather",
+    "twice",
+    "thereabouts",
+    "nothing",
+];
+
+/// The languages asked again when a first identification is unreliable:
+/// Italian and the languages of Western Europe it is mistaken for or
+/// mixed with in technical prose.
+const NEARBY_LANGUAGES: &[whatlang::Lang] = &[
+    whatlang::Lang::Ita,
+    whatlang::Lang::Eng,
+    whatlang::Lang::Spa,
+    whatlang::Lang::Por,
+    whatlang::Lang::Fra,
+    whatlang::Lang::Deu,
+    whatlang::Lang::Nld,
+    whatlang::Lang::Cat,
+    whatlang::Lang::Ron,
+];
+
+/// Two-item slash words that name one thing, not two options.
+const SLASH_COMPOUNDS: &[&str] = &[
+    "ci/cd", "i/o", "tcp/ip", "and/or", "w/o", "n/a", "a/b", "km/h", "b/w", "udp/ip", "s/mime",
+    "pl/sql", "os/2", "ui/ux", "ux/ui", "24/7",
+];
+
+/// File extensions that make a bare word (`main.rs`, `CONFIG.yaml`) a file
+/// name.
+const FILE_EXTENSIONS: &[&str] = &[
+    "rs",
+    "py",
+    "pyi",
+    "js",
+    "mjs",
+    "cjs",
+    "ts",
+    "tsx",
+    "jsx",
+    "go",
+    "java",
+    "kt",
+    "kts",
+    "c",
+    "h",
+    "cc",
+    "cpp",
+    "hpp",
+    "cxx",
+    "cs",
+    "rb",
+    "php",
+    "swift",
+    "scala",
+    "sh",
+    "bash",
+    "zsh",
+    "fish",
+    "ps1",
+    "bat",
+    "yaml",
+    "yml",
+    "toml",
+    "json",
+    "jsonl",
+    "ini",
+    "cfg",
+    "conf",
+    "env",
+    "md",
+    "rst",
+    "txt",
+    "csv",
+    "tsv",
+    "sql",
+    "html",
+    "htm",
+    "css",
+    "scss",
+    "less",
+    "xml",
+    "lock",
+    "gradle",
+    "mk",
+    "proto",
+    "graphql",
+    "vue",
+    "svelte",
+    "tf",
+    "hcl",
+    "lua",
+    "r",
+    "pl",
+    "ipynb",
+    "dockerfile",
+    "log",
+    "cmake",
+    "nix",
+    "dart",
+    "ex",
+    "exs",
+    "erl",
+    "hs",
+    "ml",
+    "zig",
+    "sol",
+    "properties",
+    "plist",
+];
+
+/// Well-known file names without an extension.
+const FILE_NAMES: &[&str] = &[
+    "dockerfile",
+    "makefile",
+    "justfile",
+    "procfile",
+    "gemfile",
+    "rakefile",
+    "jenkinsfile",
+    "vagrantfile",
+    "containerfile",
+    "cmakelists.txt",
+];
+
+/// Framework names shaped like file names.
+const NOT_FILES: &[&str] = &[
+    "node.js",
+    "next.js",
+    "vue.js",
+    "nuxt.js",
+    "express.js",
+    "three.js",
+    "d3.js",
+    "chart.js",
+    "react.js",
+    "angular.js",
+    "ember.js",
+    "backbone.js",
+    "moment.js",
+    "p5.js",
+    "nest.js",
+    "deno.js",
+];
+
+fn compile(pattern: &str) -> Result<Regex, ScoringError> {
+    Regex::new(pattern).map_err(|e| ScoringError::Pattern(format!("{pattern}: {e}")))
+}
+
+impl TextChecker {
+    /// Compiles the checkers' patterns.
+    pub fn new() -> Result<Self, ScoringError> {
+        Ok(TextChecker {
+            url: compile(r"(?i)\b(?:https?|ftp|file|ssh|git|s3|gs)://[^\s<>`]+|\bwww\.[^\s<>`]+")?,
+            extra_question: compile(
+                r"(?i)(?:,\s*|\s)(?:and|also)\s+(?:(?:which|what|who|whom|whose|where|when|why|how|whether|if\s+(?:so|not))\b|(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|may|might|must|have|has)\s+(?:i|we|you|they|it|he|she|this|that|these|those|the|a|an|there|my|your|our|their|its|any|some|all|each|every|both|either|neither|none|one|anything|anyone|someone|something|everything|everyone)\b)",
+            )?,
+            alternative: compile(r"(?i)\b(?:or|oppure|oder|o\s+bien)\b")?,
+            romance_or: compile(r"[\p{L}\d]\s(?:o|ou)\s[\p{L}\d]")?,
+            list_item: compile(
+                r"(?m)^[ \t]*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)]|\([a-zA-Z0-9]\))[ \t]+\S",
+            )?,
+            enumerator: compile(r"(?i)\([a-z1-9]\)|(?:^|\s)[a-z1-9]\)\s")?,
+            option_label: compile(
+                r"(?i)\b(?:option|choice|alternative|approach)\s+(?:[a-z]|\d{1,2})\b",
+            )?,
+            slash_list: compile(r"[\p{L}\d][\p{L}\d+#_-]*(?:/[\p{L}\d][\p{L}\d+#_-]*)+")?,
+            versus: compile(
+                r"(?i)\b(?:vs\.?|versus)\s|\b(?:choose|pick|select|decide|prefer)\s+between\b|[(\[]y/n[)\]]",
+            )?,
+            nearby: whatlang::Detector::with_allowlist(NEARBY_LANGUAGES.to_vec()),
+            path_comment: compile(r"^\s*(?:#|//|--|;|/\*)\s*(?:file:\s*)?(\S+)\s*(?:\*/)?\s*$")?,
+        })
+    }
+
+    /// A shared checker, compiled on first use.
+    pub fn shared() -> Result<&'static TextChecker, ScoringError> {
+        static SHARED: OnceLock<Result<TextChecker, String>> = OnceLock::new();
+        SHARED
+            .get_or_init(|| TextChecker::new().map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|e| ScoringError::Pattern(e.clone()))
+    }
+
+    /// Checks one agent message against a text-level preference: `Ok(None)`
+    /// when it is respected, the violation otherwise. Session-level and
+    /// judged preferences are an error: they need a session or a judge.
+    pub fn check(
+        &self,
+        preference: Preference,
+        message: &str,
+    ) -> Result<Option<Violation>, ScoringError> {
+        let violation = match preference {
+            Preference::ConciseQuestion => self.concise_question(message),
+            Preference::DetailQuestion => self.detail_question(message),
+            Preference::DoSelection => self.do_selection(message),
+            Preference::OneQuestion => self.one_question(message),
+            Preference::LangIta => self.lang_ita(message),
+            Preference::Capital => capital(message),
+            Preference::Commas => commas(message),
+            Preference::Json => json(message),
+            Preference::Snippet => self.snippet(message),
+            Preference::Length => length(message),
+            other => {
+                return Err(ScoringError::NotTextLevel {
+                    preference: other.as_str(),
+                    kind: match other.check_kind() {
+                        CheckKind::Session => "scored on whole sessions",
+                        _ => "judged",
+                    },
+                });
+            }
+        };
+        Ok(violation)
+    }
+
+    fn concise_question(&self, message: &str) -> Option<Violation> {
+        let segments = split_sentences(message);
+        let words = word_count(message);
+        if segments.len() > 1 {
+            let second = segments[1];
+            return Some(Violation::rule(
+                Preference::ConciseQuestion,
+                format!("{} sentences, {words} words", segments.len()),
+                Some(Span::of(message, second.start, second.end)),
+            ));
+        }
+        (words > 20).then(|| {
+            Violation::rule(
+                Preference::ConciseQuestion,
+                format!("one sentence of {words} words"),
+                Some(Span::whole(message)),
+            )
+        })
+    }
+
+    fn detail_question(&self, message: &str) -> Option<Violation> {
+        let words = word_count(message);
+        if words < 25 {
+            return Some(Violation::rule(
+                Preference::DetailQuestion,
+                format!("{words} words"),
+                Some(Span::whole(message)),
+            ));
+        }
+        let questions = extract_questions(message);
+        let besides = split_sentences(message).into_iter().any(|s| {
+            !questions
+                .iter()
+                .any(|q| q.start <= s.start && s.end <= q.end)
+        });
+        (!besides).then(|| {
+            Violation::rule(
+                Preference::DetailQuestion,
+                format!("{words} words, but no sentence besides the question"),
+                Some(Span::whole(message)),
+            )
+        })
+    }
+
+    fn one_question(&self, message: &str) -> Option<Violation> {
+        let masked = self.mask(message, true);
+        let mut starts: Vec<usize> = Vec::new();
+        for q in extract_questions(message) {
+            starts.push(q.start);
+            let inside = masked.get(q.start..q.end).unwrap_or_default();
+            starts.extend(
+                self.extra_question
+                    .find_iter(inside)
+                    .map(|m| q.start + m.start() + (m.len() - m.as_str().trim_start().len())),
+            );
+        }
+        // "Also let me know ...": a request the shared extractor misses
+        // behind a connective.
+        for s in split_sentences(message) {
+            let text = s.text(message);
+            let lower = text.to_lowercase();
+            let rest = ["also ", "and ", "plus "]
+                .iter()
+                .find_map(|p| lower.strip_prefix(p))
+                .map(|r| r.trim_start_matches([',', ' ']));
+            if !s.is_code && !starts.contains(&s.start) && rest.is_some_and(is_question) {
+                starts.push(s.start);
+            }
+        }
+        starts.sort_unstable();
+        starts.dedup();
+        if starts.len() < 2 {
+            return None;
+        }
+        let second = starts[1];
+        let end = extract_questions(message)
+            .iter()
+            .find(|q| q.start <= second && second < q.end)
+            .map_or(message.len(), |q| q.end);
+        Some(Violation::rule(
+            Preference::OneQuestion,
+            format!("{} questions", starts.len()),
+            Some(Span::of(message, second, end)),
+        ))
+    }
+
+    fn do_selection(&self, message: &str) -> Option<Violation> {
+        if self.offers_options(message) {
+            return None;
+        }
+        Some(Violation::rule(
+            Preference::DoSelection,
+            "no options to pick from (no list, no `X or Y`, no A/B/C)",
+            Some(Span::whole(message)),
+        ))
+    }
+
+    /// Whether the message offers explicit options (see the module table).
+    pub fn offers_options(&self, message: &str) -> bool {
+        let masked = self.mask(message, false);
+        if self.list_item.find_iter(message).count() >= 2
+            || self.enumerator.find_iter(&masked).count() >= 2
+            || self.option_label.find_iter(&masked).count() >= 2
+            || self.versus.is_match(&masked)
+            || self.romance_or.is_match(&masked)
+        {
+            return true;
+        }
+        for m in self.alternative.find_iter(&masked) {
+            let (before, after) = (&masked[..m.start()], &masked[m.end()..]);
+            if is_choice(before, after) {
+                return true;
+            }
+        }
+        self.slash_list.find_iter(&masked).any(|m| {
+            let token = m.as_str();
+            let items: Vec<&str> = token.split('/').collect();
+            let before = masked[..m.start()].chars().next_back();
+            if matches!(before, Some('/' | '.' | '~' | '@')) || masked[m.end()..].starts_with('.') {
+                // Part of a path or a file name.
+                return false;
+            }
+            // The list ends the question ("... 2/4/8 spaces?", "...: CSV/JSON?")
+            // or follows a colon.
+            let rest = masked[m.end()..].trim_start_matches([' ', '"', '\'', ')']);
+            let unit = rest.trim_start_matches(char::is_alphabetic);
+            let closes = rest.starts_with('?')
+                || rest.is_empty()
+                || (unit.len() < rest.len() && unit.trim_start().starts_with('?'));
+            let opens = masked[..m.start()].trim_end().ends_with(':');
+            if !token.chars().any(char::is_alphabetic) {
+                // Numbers: a choice only where a list of options stands,
+                // never a date or a ratio in running text.
+                let date = items
+                    .iter()
+                    .any(|i| i.len() == 4 || (i.len() == 2 && i.starts_with('0')));
+                return (closes || opens) && !date;
+            }
+            if items.len() >= 3 {
+                return true;
+            }
+            let lower = token.to_lowercase();
+            !SLASH_COMPOUNDS.contains(&lower.as_str()) && (closes || opens)
+        })
+    }
+
+    fn lang_ita(&self, message: &str) -> Option<Violation> {
+        let prose = self.mask(message, true);
+        let first = whatlang::detect(&prose);
+        // Short texts are often unreliable: ask again among the languages
+        // an Italian message is usually confused with, and keep a
+        // reliable verdict as it is.
+        let unsure = first
+            .as_ref()
+            .is_some_and(|i| i.lang() != whatlang::Lang::Ita && !i.is_reliable());
+        let detected = match self.nearby.detect(&prose) {
+            Some(again) if unsure && again.lang() == whatlang::Lang::Ita => Some(again),
+            _ => first,
+        };
+        match detected {
+            Some(info) if info.lang() == whatlang::Lang::Ita => None,
+            Some(info) => Some(Violation::rule(
+                Preference::LangIta,
+                format!(
+                    "written in {} (whatlang, confidence {:.2})",
+                    info.lang().eng_name(),
+                    info.confidence()
+                ),
+                Some(Span::whole(message)),
+            )),
+            None => Some(Violation::rule(
+                Preference::LangIta,
+                "no language identified in the prose",
+                Some(Span::whole(message)),
+            )),
+        }
+    }
+
+    fn snippet(&self, message: &str) -> Option<Violation> {
+        let scan = scan_quotes(message);
+        let named = self.names_source(message, &scan);
+        if scan.quoted >= 3 && named {
+            return None;
+        }
+        let actual = match (scan.quoted >= 3, named) {
+            (false, false) => format!("{} quoted line(s) and no file path or URL", scan.quoted),
+            (false, true) => format!("only {} quoted line(s)", scan.quoted),
+            _ => format!("{} quoted lines but no file path or URL", scan.quoted),
+        };
+        Some(Violation::rule(
+            Preference::Snippet,
+            actual,
+            Some(Span::whole(message)),
+        ))
+    }
+
+    /// Whether the prose (or a comment line naming a file at the top of a
+    /// code block) names a file path or URL.
+    fn names_source(&self, message: &str, scan: &QuoteScan) -> bool {
+        if self.url.is_match(message) {
+            return true;
+        }
+        let prose_has_path = message
+            .lines()
+            .zip(&scan.line_is_quote)
+            .filter(|(_, quoted)| !**quoted)
+            .flat_map(|(line, _)| line.split_whitespace())
+            .any(is_path);
+        prose_has_path
+            || scan.first_code_lines.iter().any(|line| {
+                self.path_comment
+                    .captures(line)
+                    .and_then(|c| c.get(1))
+                    .is_some_and(|m| is_path(m.as_str()))
+            })
+    }
+
+    /// The message with code (fenced and indented blocks, and inline code
+    /// when `inline` is set) and URLs replaced by spaces: same length, same
+    /// offsets, prose only.
+    pub fn mask(&self, message: &str, inline: bool) -> String {
+        let mut bytes = message.as_bytes().to_vec();
+        let mut blank = |start: usize, end: usize| {
+            for b in bytes.iter_mut().take(end).skip(start) {
+                *b = b' ';
+            }
+        };
+        let scan = scan_quotes(message);
+        for &(s, e) in &scan.code_ranges {
+            blank(s, e);
+        }
+        if inline {
+            for (s, e) in inline_code(message) {
+                blank(s, e);
+            }
+        }
+        for m in self.url.find_iter(message) {
+            blank(m.start(), m.end());
+        }
+        // Whole multi-byte characters were replaced byte for byte by ASCII
+        // spaces, so the result is valid UTF-8; fall back to the input.
+        String::from_utf8(bytes).unwrap_or_else(|_| message.to_owned())
+    }
+}
+
+/// Whether the `or` found between `before` and `after` joins two options.
+fn is_choice(before: &str, after: &str) -> bool {
+    if before.ends_with('/') || after.starts_with('/') {
+        return false;
+    }
+    let Some(next_raw) = after.split_whitespace().next() else {
+        return false;
+    };
+    let next = next_raw
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    if next.is_empty() && !next_raw.starts_with(['`', '"', '\'', '(', '[']) {
+        return false;
+    }
+    if OR_NOT_A_CHOICE.contains(&next.as_str()) {
+        return false;
+    }
+    let prev: Vec<String> = before
+        .split_whitespace()
+        .rev()
+        .take(2)
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    // "a day or two", "an hour or two".
+    if next == "two"
+        && prev
+            .get(1)
+            .is_some_and(|w| matches!(w.as_str(), "a" | "an"))
+    {
+        return false;
+    }
+    // "give or take", "sooner or later", "whether or not".
+    !(next == "take" && prev.first().is_some_and(|w| w == "give")
+        || prev
+            .first()
+            .is_some_and(|w| w == "sooner" || w == "whether"))
+}
+
+fn capital(message: &str) -> Option<Violation> {
+    let (i, c) = message.char_indices().find(|(_, c)| c.is_lowercase())?;
+    let start = message[..i]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(0, |(j, w)| j + w.len_utf8());
+    let end = message[i..]
+        .char_indices()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(message.len(), |(j, _)| i + j);
+    Some(Violation::rule(
+        Preference::Capital,
+        format!("lowercase letter `{c}`"),
+        Some(Span::of(message, start, end)),
+    ))
+}
+
+/// The comma characters: ASCII, full-width, small, ideographic, Arabic.
+const COMMAS: &[char] = &[',', '，', '﹐', '﹑', '、', '،'];
+
+fn commas(message: &str) -> Option<Violation> {
+    let count = message.chars().filter(|c| COMMAS.contains(c)).count();
+    let (i, c) = message.char_indices().find(|(_, c)| COMMAS.contains(c))?;
+    Some(Violation::rule(
+        Preference::Commas,
+        format!("{count} comma(s)"),
+        Some(Span::of(message, i, i + c.len_utf8())),
+    ))
+}
+
+fn json(message: &str) -> Option<Violation> {
+    let err = serde_json::from_str::<serde::de::IgnoredAny>(message).err()?;
+    // Byte offset of the error's line and column (both 1-based).
+    let line_start = message
+        .split_inclusive('\n')
+        .take(err.line().saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>();
+    let at = line_start + err.column().saturating_sub(1);
+    Some(Violation::rule(
+        Preference::Json,
+        format!("not one JSON value: {err}"),
+        Some(Span::of(message, at, message.len())),
+    ))
+}
+
+fn length(message: &str) -> Option<Violation> {
+    let sentences: Vec<_> = split_sentences(message)
+        .into_iter()
+        .filter(|s| !s.is_code)
+        .collect();
+    if sentences.len() == 3 {
+        return None;
+    }
+    let span = sentences.get(3).map_or_else(
+        || Span::whole(message),
+        |s| Span::of(message, s.start, message.trim_end().len()),
+    );
+    Some(Violation::rule(
+        Preference::Length,
+        format!("{} sentence(s)", sentences.len()),
+        Some(span),
+    ))
+}
+
+/// Quoted material found line by line.
+#[derive(Debug, Default)]
+struct QuoteScan {
+    /// Lines of code or docs quoted: non-blank lines of fenced and indented
+    /// code blocks, `>` quote lines, and lines that are one inline code span.
+    quoted: usize,
+    /// For each line of the message, whether it is quoted material (or a fence).
+    line_is_quote: Vec<bool>,
+    /// Byte ranges of fenced and indented code blocks.
+    code_ranges: Vec<(usize, usize)>,
+    /// The first content line of each fenced block (may name the file).
+    first_code_lines: Vec<String>,
+}
+
+fn scan_quotes(message: &str) -> QuoteScan {
+    let mut scan = QuoteScan::default();
+    let mut offset = 0usize;
+    let mut fence: Option<(String, usize, bool)> = None; // (marker, start, seen first line)
+    let mut prev_blank = true;
+    let mut in_indented: Option<usize> = None;
+    let mut prev_list = false;
+    for raw in message.split_inclusive('\n') {
+        let line = raw.trim_end_matches(['\n', '\r']);
+        let trimmed = line.trim_start();
+        let start = offset;
+        offset += raw.len();
+        if let Some((marker, block_start, seen)) = &mut fence {
+            scan.line_is_quote.push(true);
+            if trimmed.starts_with(marker.as_str()) {
+                scan.code_ranges.push((*block_start, offset));
+                fence = None;
+                prev_blank = false;
+                continue;
+            }
+            if !line.trim().is_empty() {
+                scan.quoted += 1;
+                if !*seen {
+                    scan.first_code_lines.push(line.to_owned());
+                    *seen = true;
+                }
+            }
+            continue;
+        }
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            let marker = trimmed[..3].to_owned();
+            if let Some(s) = in_indented.take() {
+                scan.code_ranges.push((s, start));
+            }
+            fence = Some((marker, start, false));
+            scan.line_is_quote.push(true);
+            continue;
+        }
+        let indented = (line.starts_with("    ") || line.starts_with('\t')) && !trimmed.is_empty();
+        if indented && (in_indented.is_some() || (prev_blank && !prev_list)) {
+            in_indented.get_or_insert(start);
+            scan.quoted += 1;
+            scan.line_is_quote.push(true);
+            prev_blank = false;
+            continue;
+        }
+        if let Some(s) = in_indented {
+            if !line.trim().is_empty() {
+                scan.code_ranges.push((s, start));
+                in_indented = None;
+            }
+        }
+        let is_quote =
+            trimmed.starts_with('>') && !trimmed.trim_start_matches('>').trim().is_empty();
+        let is_inline_line = trimmed.len() > 2
+            && trimmed.starts_with('`')
+            && trimmed.trim_end().ends_with('`')
+            && !trimmed.starts_with("```");
+        if is_quote || is_inline_line {
+            scan.quoted += 1;
+        }
+        scan.line_is_quote.push(is_quote || is_inline_line);
+        prev_blank = line.trim().is_empty();
+        if !prev_blank {
+            prev_list = starts_list(trimmed);
+        }
+    }
+    if let Some((_, s, _)) = fence {
+        scan.code_ranges.push((s, message.len()));
+    }
+    if let Some(s) = in_indented {
+        scan.code_ranges.push((s, message.len()));
+    }
+    scan
+}
+
+fn starts_list(trimmed: &str) -> bool {
+    let mut chars = trimmed.chars();
+    match chars.next() {
+        Some('-' | '*' | '+' | '•') => chars.next().is_some_and(char::is_whitespace),
+        Some(c) if c.is_ascii_digit() => {
+            let rest = trimmed.trim_start_matches(|c: char| c.is_ascii_digit());
+            rest.starts_with(". ") || rest.starts_with(") ")
+        }
+        _ => false,
+    }
+}
+
+/// Byte ranges of inline code spans (`` `...` `` on one line, closed).
+fn inline_code(message: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for raw in message.split_inclusive('\n') {
+        let mut open: Option<usize> = None;
+        for (i, c) in raw.char_indices() {
+            if c == '`' {
+                match open {
+                    Some(s) => {
+                        out.push((offset + s, offset + i + 1));
+                        open = None;
+                    }
+                    None => open = Some(i),
+                }
+            }
+        }
+        offset += raw.len();
+    }
+    out
+}
+
+/// Whether a whitespace-separated token names a file: a path with a
+/// separator and an extension (`src/db/pool.rs`), one starting with `/`,
+/// `./`, `../` or `~/`, a Windows path, or a bare file name with a known
+/// extension (`CONFIG.yaml`) or a well-known name (`Dockerfile`).
+pub(crate) fn is_path(token: &str) -> bool {
+    let t = token
+        .trim_matches(|c: char| {
+            matches!(
+                c,
+                '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | '`' | ',' | ';' | '!' | '?' | '*'
+            )
+        })
+        .trim_end_matches([':', '.']);
+    if t.len() < 3 {
+        return false;
+    }
+    let lower = t.to_lowercase();
+    let bytes = t.as_bytes();
+    if bytes.len() > 3 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' && bytes[2] == b'\\' {
+        return true;
+    }
+    let rooted = ["/", "./", "../", "~/"].iter().any(|p| t.starts_with(p))
+        && t.len() > 2
+        && t.chars().skip(1).any(char::is_alphanumeric);
+    let last = lower.rsplit(['/', '\\']).next().unwrap_or(&lower);
+    let extension = last
+        .rsplit_once('.')
+        .filter(|(stem, ext)| {
+            !stem.is_empty()
+                && ext.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+        .map(|(_, ext)| ext);
+    if t.contains('/') {
+        if rooted && last.chars().any(char::is_alphanumeric) {
+            return true;
+        }
+        let segments_ok = t.split('/').filter(|s| !s.is_empty()).all(|s| {
+            s.chars()
+                .all(|c| c.is_alphanumeric() || "._-@+".contains(c))
+        });
+        return segments_ok && (extension.is_some() || rooted || FILE_NAMES.contains(&last));
+    }
+    if NOT_FILES.contains(&lower.as_str()) {
+        return false;
+    }
+    FILE_NAMES.contains(&last)
+        || (last.starts_with('.')
+            && last.len() > 2
+            && last[1..]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        || extension.is_some_and(|e| FILE_EXTENSIONS.contains(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_and_not_paths() {
+        for p in [
+            "deploy/k8s/worker.yaml:",
+            ".github/workflows/ci.yml",
+            "(src/db/pool.rs)",
+            "CONFIG.yaml",
+            "main.rs",
+            "/etc/nginx/nginx.conf",
+            "~/.bashrc",
+            "C:\\data\\in.csv",
+            "Dockerfile",
+            ".gitignore",
+        ] {
+            assert!(is_path(p), "{p}");
+        }
+        for p in [
+            "e.g.",
+            "3.11",
+            "v2.0.1",
+            "CI/CD",
+            "json.load(f)",
+            "and/or",
+            "70/20/10",
+            "Node.js",
+            "asyncio.timeout",
+            "blue/green",
+            "python:3.11-slim",
+        ] {
+            assert!(!is_path(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn masking_keeps_offsets_and_hides_code_and_urls() {
+        let c = TextChecker::new().unwrap();
+        let m = "Use `a, b` or see https://x.io/a,b — ok?";
+        let masked = c.mask(m, true);
+        assert_eq!(masked.len(), m.len());
+        assert!(!masked.contains('`') && !masked.contains("https"));
+        assert!(masked.contains(" or see "));
+    }
+}

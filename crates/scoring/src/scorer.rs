@@ -1,0 +1,371 @@
+//! The scorer: finds the questions of a session and their effort, checks
+//! the user's preferences (rules, session rules, judge), and applies a
+//! reward profile.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use tact_classifiers::effort::EffortClassifier;
+use tact_types::EffortLevel;
+
+use crate::ScoringError;
+use crate::checks::TextChecker;
+use crate::judge::{Judge, JudgeRequest, NotJudged, Verdict};
+use crate::preference::{CheckKind, Preference};
+use crate::profile::{Adjustment, Facts, Profile};
+use crate::session::Session;
+use crate::violation::{Span, Violation};
+
+/// Which agent messages the text-level and judged preferences are checked on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// Responses that ask at least one question (the default): the paper's
+    /// user judges each question the agent asks.
+    #[default]
+    Asking,
+    /// Every response.
+    All,
+}
+
+/// A question of a session, with its turn and effort.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionQuestion {
+    /// The 0-based turn.
+    pub turn: usize,
+    /// The question's text.
+    pub text: String,
+    /// Its effort.
+    pub effort: EffortLevel,
+    /// The classifier's confidence; `None` when the host supplied the effort.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f32>,
+}
+
+/// A session's score under one profile, with everything behind it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionScore {
+    /// The agent.
+    pub agent: String,
+    /// The profile's name (`spec` or `paper`).
+    pub profile: String,
+    /// R_Prod: the task outcome in [0, 1].
+    pub r_prod: f64,
+    /// R_Proact: how the agent asked.
+    pub r_proact: f64,
+    /// R_Pers: how the agent followed the user's preferences.
+    pub r_pers: f64,
+    /// The interaction score consensus weighs (see [`Profile`]).
+    pub interaction: f64,
+    /// The total reward R.
+    pub total: f64,
+    /// The rules that applied, in order.
+    pub adjustments: Vec<Adjustment>,
+    /// Every question asked, in order.
+    pub questions: Vec<SessionQuestion>,
+    /// Every preference violation, in turn order.
+    pub violations: Vec<Violation>,
+    /// Judged preferences left undecided.
+    pub not_judged: Vec<NotJudged>,
+}
+
+/// Builder of a [`Scorer`].
+#[derive(Default)]
+pub struct ScorerBuilder {
+    profile: Profile,
+    scope: Scope,
+    judge: Option<Arc<dyn Judge>>,
+}
+
+impl std::fmt::Debug for ScorerBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScorerBuilder")
+            .field("profile", &self.profile)
+            .field("scope", &self.scope)
+            .field("judge", &self.judge.as_ref().map(|j| j.name().to_owned()))
+            .finish()
+    }
+}
+
+impl ScorerBuilder {
+    /// The reward profile (default: [`Profile::Spec`]).
+    #[must_use]
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Which messages preferences are checked on (default: [`Scope::Asking`]).
+    #[must_use]
+    pub fn scope(mut self, scope: Scope) -> Self {
+        self.scope = scope;
+        self
+    }
+
+    /// The judge for judged preferences (default: none, "not judged").
+    #[must_use]
+    pub fn judge(mut self, judge: Arc<dyn Judge>) -> Self {
+        self.judge = Some(judge);
+        self
+    }
+
+    /// Compiles the checkers and the effort classifier, and validates the
+    /// profile's weights.
+    pub fn build(self) -> Result<Scorer, ScoringError> {
+        if let Profile::Paper { cost_w, pref_w } = self.profile {
+            Profile::paper(cost_w, pref_w)?;
+        }
+        Ok(Scorer {
+            profile: self.profile,
+            scope: self.scope,
+            judge: self.judge,
+            checker: TextChecker::new()?,
+            effort: EffortClassifier::builder().build()?,
+        })
+    }
+}
+
+/// Scores sessions. Build once, share: scoring takes `&self` and never
+/// panics.
+pub struct Scorer {
+    profile: Profile,
+    scope: Scope,
+    judge: Option<Arc<dyn Judge>>,
+    checker: TextChecker,
+    effort: EffortClassifier,
+}
+
+impl std::fmt::Debug for Scorer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scorer")
+            .field("profile", &self.profile)
+            .field("scope", &self.scope)
+            .field("judge", &self.judge.as_ref().map(|j| j.name().to_owned()))
+            .finish_non_exhaustive()
+    }
+}
+
+impl Scorer {
+    /// Starts a builder.
+    pub fn builder() -> ScorerBuilder {
+        ScorerBuilder::default()
+    }
+
+    /// The profile in use.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// The text-level checkers.
+    pub fn checker(&self) -> &TextChecker {
+        &self.checker
+    }
+
+    /// The questions of a session: those the host supplied for a turn, or
+    /// else those found in the response, with their classified effort
+    /// (against the session's `context`).
+    pub fn questions(&self, session: &Session) -> Vec<SessionQuestion> {
+        let mut out = Vec::new();
+        for (turn, t) in session.turns.iter().enumerate() {
+            match &t.questions {
+                Some(qs) => out.extend(qs.iter().map(|q| SessionQuestion {
+                    turn,
+                    text: q.text.clone(),
+                    effort: q.effort,
+                    confidence: None,
+                })),
+                None => {
+                    for seg in tact_core::extract_questions(&t.response) {
+                        let text = seg.text(&t.response);
+                        let r = self.effort.classify(text, session.context.as_deref());
+                        out.push(SessionQuestion {
+                            turn,
+                            text: text.to_owned(),
+                            effort: r.label,
+                            confidence: Some(r.confidence),
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Scores one session.
+    pub fn score(&self, session: &Session) -> SessionScore {
+        let _span = tracing::debug_span!("scoring.score", agent = %session.agent, turns = session.turns.len()).entered();
+        let questions = self.questions(session);
+        let asking_turns: Vec<usize> = {
+            let mut t: Vec<usize> = questions.iter().map(|q| q.turn).collect();
+            t.dedup();
+            t
+        };
+        let scoped: Vec<usize> = match self.scope {
+            Scope::Asking => asking_turns.clone(),
+            Scope::All => (0..session.turns.len()).collect(),
+        };
+        let prefs = session.preferences.all();
+        let mut violations = Vec::new();
+        let mut not_judged = Vec::new();
+        let mut checked = Vec::new();
+        for &p in &prefs {
+            let mut definite = true;
+            match p.check_kind() {
+                CheckKind::Text => {
+                    for &turn in &scoped {
+                        let message = &session.turns[turn].response;
+                        if let Ok(Some(v)) = self.checker.check(p, message) {
+                            violations.push(v.in_turn(turn));
+                        }
+                    }
+                }
+                CheckKind::Session => {
+                    violations.extend(session_violations(p, session, &questions, &asking_turns));
+                }
+                CheckKind::Judged => {}
+            }
+            if p.needs_judge() && !scoped.is_empty() {
+                definite =
+                    self.judge_preference(p, session, &scoped, &mut violations, &mut not_judged)
+                        || p.check_kind() != CheckKind::Judged;
+            }
+            if definite {
+                checked.push(p);
+            }
+        }
+        violations.sort_by_key(|v| v.turn.unwrap_or(usize::MAX));
+        let count = |l: EffortLevel| questions.iter().filter(|q| q.effort == l).count();
+        let facts = Facts {
+            r_prod: session.outcome.r_prod(),
+            succeeded: session.outcome.succeeded(),
+            vague: session.vague_prompt,
+            low: count(EffortLevel::Low),
+            medium: count(EffortLevel::Medium),
+            high: count(EffortLevel::High),
+            violations: &violations,
+            checked: &checked,
+        };
+        let rewards = self.profile.rewards(&facts);
+        SessionScore {
+            agent: session.agent.clone(),
+            profile: self.profile.name().to_owned(),
+            r_prod: facts.r_prod,
+            r_proact: rewards.r_proact,
+            r_pers: rewards.r_pers,
+            interaction: rewards.interaction,
+            total: rewards.total,
+            adjustments: rewards.adjustments,
+            questions,
+            violations,
+            not_judged,
+        }
+    }
+
+    /// Asks the judge about `p` on every scoped message. Returns whether
+    /// every message got a verdict.
+    fn judge_preference(
+        &self,
+        p: Preference,
+        session: &Session,
+        scoped: &[usize],
+        violations: &mut Vec<Violation>,
+        not_judged: &mut Vec<NotJudged>,
+    ) -> bool {
+        let what = if p == Preference::DetailQuestion {
+            "beyond the rule, "
+        } else {
+            ""
+        };
+        let Some(judge) = &self.judge else {
+            not_judged.push(NotJudged {
+                preference: p,
+                reason: format!("{what}no judge configured"),
+            });
+            return false;
+        };
+        let mut complete = true;
+        for &turn in scoped {
+            let message = &session.turns[turn].response;
+            let request = JudgeRequest {
+                preference: p,
+                message,
+                turn,
+                session,
+            };
+            match judge.judge(&request) {
+                Ok(Verdict::Respected) => {}
+                Ok(Verdict::Violated { actual, span }) => {
+                    let mut v =
+                        Violation::rule(p, actual, span.or_else(|| Some(Span::whole(message))));
+                    v.checked_by = judge.name().to_owned();
+                    violations.push(v.in_turn(turn));
+                }
+                Ok(Verdict::Abstain { reason }) => {
+                    complete = false;
+                    not_judged.push(NotJudged {
+                        preference: p,
+                        reason: format!("{what}turn {turn}: {} abstained: {reason}", judge.name()),
+                    });
+                }
+                Err(e) => {
+                    complete = false;
+                    not_judged.push(NotJudged {
+                        preference: p,
+                        reason: format!("{what}turn {turn}: {}: {e}", judge.name()),
+                    });
+                }
+            }
+        }
+        complete
+    }
+}
+
+/// The session-level rules:
+/// - `no_ask`: each response that asks is a violation;
+/// - `ask_many`: each asking response after the first asking one;
+/// - `answer_more`: one violation when fewer than 3 questions were asked;
+/// - `only_begin`: each asking response after the first turn.
+fn session_violations(
+    p: Preference,
+    session: &Session,
+    questions: &[SessionQuestion],
+    asking_turns: &[usize],
+) -> Vec<Violation> {
+    // The turn's first question, located in its response when it is there.
+    let first_question = |turn: usize| {
+        let q = questions.iter().find(|q| q.turn == turn)?;
+        let response = &session.turns.get(turn)?.response;
+        let at = response.find(q.text.as_str())?;
+        Some(Span::of(response, at, at + q.text.len()))
+    };
+    let per_turn = |turns: &[usize], actual: &dyn Fn(usize) -> String| -> Vec<Violation> {
+        turns
+            .iter()
+            .map(|&t| Violation::rule(p, actual(t), first_question(t)).in_turn(t))
+            .collect()
+    };
+    let n_in = |t: usize| questions.iter().filter(|q| q.turn == t).count();
+    match p {
+        Preference::NoAsk => per_turn(asking_turns, &|t| {
+            format!("asked {} question(s) in turn {t}", n_in(t))
+        }),
+        Preference::AskMany => {
+            let first = asking_turns.first().copied().unwrap_or(0);
+            per_turn(asking_turns.get(1..).unwrap_or(&[]), &|t| {
+                format!("asked again in turn {t} after asking in turn {first}")
+            })
+        }
+        Preference::OnlyBegin => {
+            let later: Vec<usize> = asking_turns.iter().copied().filter(|&t| t > 0).collect();
+            per_turn(&later, &|t| {
+                format!("asked {} question(s) in turn {t}", n_in(t))
+            })
+        }
+        Preference::AnswerMore if questions.len() < 3 => vec![Violation::rule(
+            p,
+            format!("{} question(s) in the session", questions.len()),
+            None,
+        )],
+        _ => Vec::new(),
+    }
+}
