@@ -7,6 +7,7 @@ mod guidance_task;
 mod metrics;
 mod report;
 mod tasks;
+mod text_tasks;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

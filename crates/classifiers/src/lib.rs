@@ -27,8 +27,12 @@
 //! No optional features; every strategy is always compiled.
 #![deny(missing_docs)]
 
+mod calibration;
 pub mod effort;
 mod error;
+pub mod granularity;
 pub mod guidance;
+mod opening;
+pub mod route;
 
 pub use error::Error;

@@ -1,9 +1,12 @@
 //! The `tact` command line: classify the effort of clarifying questions,
-//! one at a time, in batches, or found in a whole agent message.
+//! the granularity of retrieval queries and the route of assistant
+//! messages, one at a time, in batches, or found in a whole agent message.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod effort;
+mod granularity;
 mod guide;
+mod route;
 
 use std::process::ExitCode;
 
@@ -26,6 +29,12 @@ enum Command {
     /// Say which guidance classifiers fire on an agent trajectory and why,
     /// or follow a live one (--follow) and print nudges as they fire.
     Guide(guide::GuideArgs),
+    /// Classify a retrieval query as fine-grained or holistic (and pick the
+    /// scoring method of a recursion level with --level).
+    Granularity(granularity::GranularityArgs),
+    /// Route an assistant message to RETRIEVAL, CODE_GENERATION,
+    /// CONVERSATIONAL or PLATFORM under the routing contract.
+    Route(route::RouteArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +54,14 @@ fn main() -> ExitCode {
         Command::Guide(args) => {
             let stdin = std::io::stdin();
             guide::run(&args, stdin.lock(), &mut out)
+        }
+        Command::Granularity(args) => tact_classifiers::granularity::ScoringConfig::from_env()
+            .map_err(anyhow::Error::from)
+            .and_then(|scoring| granularity::Granularity::new(&args.strategy, scoring))
+            .and_then(|g| granularity::run(&args, &g, &mut out)),
+        Command::Route(args) => {
+            let slots = tact_classifiers::route::ModelSlots::from_env();
+            route::router(&args, slots).and_then(|r| route::run(&args, &r, &mut out))
         }
     };
     match result {
