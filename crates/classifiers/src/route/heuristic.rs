@@ -108,7 +108,7 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
         // -------------------------------------------------------------
         // PLATFORM: the user's own account, first person.
         .phrases(
-            "my (peak |daily |total |monthly |current |weekly |average |overall )?(daily |monthly |weekly )?(usage|consumption|spend|bill)|my (current )?(account|plan|plan's|quota|usage|subscription|bill|billing|invoice|invoices|card|credit card|payment|payments|last payment|card payment|payment method|credits|free credits|trial|api calls|api call count|request limit|rate limit|limit|limits|remaining quota|monthly quota|monthly request limit|execution limit|monthly execution limit|usage counter|console|balance|spend|spending|consumption|billing address|billing details|team|seats|tokens)|(our|this) (current )?(account|plan|quota|subscription|balance|billing|consumption|card|credit card|payment|bill|credits|usage|limit|request limit|rate limit)",
+            "my (peak |daily |total |monthly |current |weekly |average |overall )?(daily |monthly |weekly )?(usage|consumption|spend|bill)|my (current |last |latest |next |previous )?(account|plan|plan's|quota|usage|subscription|bill|billing|invoice|invoices|card|credit card|payment|payments|last payment|card payment|payment method|credits|free credits|trial|api calls|api call count|request limit|rate limit|limit|limits|remaining quota|monthly quota|monthly request limit|execution limit|monthly execution limit|usage counter|console|balance|spend|spending|consumption|billing address|billing details|team|seats|tokens)|(our|this) (current )?(account|plan|quota|subscription|balance|billing|consumption|card|credit card|payment|bill|credits|usage|limit|request limit|rate limit)",
             cue("my_account", MINE, 3.0, "the user's own account data"),
         )
         .phrases(
@@ -733,7 +733,6 @@ impl Heuristic {
             (QueryType::Platform, RouteRule::PlatformSignal)
         } else {
             let best = argmax(&s);
-            let content_best = argmax(&content);
             if content_evidence < 0.5 && referent.is_none() {
                 let fallback = if question {
                     QueryType::Retrieval
@@ -741,7 +740,7 @@ impl Heuristic {
                     QueryType::Conversational
                 };
                 (fallback, RouteRule::Fallback)
-            } else if referent.is_some_and(|r| r.kind == best) && content_best != best {
+            } else if referent.is_some_and(|r| r.kind == best) {
                 (best, RouteRule::HistoryReference)
             } else {
                 (best, RouteRule::Content)
@@ -872,23 +871,21 @@ fn type_of(tag: u16) -> Option<QueryType> {
     })
 }
 
-/// The cues that speak for the decided type, strongest first.
+/// The cues that speak for the decided type, strongest first (at most 6).
 fn reasons(found: &[(&Cue, &str)], label: QueryType) -> Vec<Reason> {
-    let mut out: Vec<Reason> = Vec::new();
-    for (cue, matched) in found {
-        if type_of(cue.tag) != Some(label) || cue.weight <= 0.0 {
-            continue;
-        }
-        let m = matched.trim_start_matches("^ ");
-        out.push(Reason::new(
-            cue.name,
-            format!("{}: `{m}`", cue.explanation),
-            cue.weight,
-        ));
-    }
-    out.sort_by(|a, b| b.weight.total_cmp(&a.weight));
-    out.truncate(6);
-    out
+    let mut picked: Vec<&(&Cue, &str)> = found
+        .iter()
+        .filter(|(cue, _)| type_of(cue.tag) == Some(label) && cue.weight > 0.0)
+        .collect();
+    picked.sort_by(|a, b| b.0.weight.total_cmp(&a.0.weight));
+    picked.truncate(6);
+    picked
+        .into_iter()
+        .map(|(cue, matched)| {
+            let m = matched.trim_start_matches("^ ");
+            Reason::new(cue.name, format!("{}: `{m}`", cue.explanation), cue.weight)
+        })
+        .collect()
 }
 
 /// Structural features of the raw message.
