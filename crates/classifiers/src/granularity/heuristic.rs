@@ -42,8 +42,9 @@ mod tag {
 pub const EVIDENCE_FLOOR: f32 = 1.5;
 /// Smallest gap between the two sides for an unambiguous decision.
 pub const MIN_GAP: f32 = 1.0;
-/// Slope of the logistic curve from the gap to the confidence (chosen on
-/// the train split so that confidence tracks accuracy).
+/// Slope of the logistic curve from the gap to the confidence: a fixed
+/// design constant, not fitted (a gap of one strong cue, 3, gives about
+/// 0.94). docs/architecture.md gives the measured reliability.
 const SLOPE: f32 = 0.9;
 /// Most evidence value nouns may add together.
 const VALUE_CAP: f32 = 1.6;
@@ -536,26 +537,41 @@ const CALIBRATION: Calibration = Calibration {
     neutral: 0.5,
 };
 
+/// Most reasons reported (the strongest, by signed weight).
+const MAX_REASONS: usize = 8;
+/// Most value words named in the `value_noun` reason.
+const MAX_VALUE_WORDS: usize = 5;
+
 fn reasons(found: &[(&Cue, &str)], label: Granularity, digits: bool, values: f32) -> Vec<Reason> {
-    let mut out: Vec<Reason> = Vec::with_capacity(found.len() + 1);
     let mut value_words: Vec<&str> = Vec::new();
+    let mut signed: Vec<(&Cue, &str, f32)> = Vec::with_capacity(found.len());
     for (cue, matched) in found {
         let side = match cue.tag {
             tag::HOLISTIC => Granularity::Holistic,
             tag::VALUE => {
-                value_words.push(matched);
+                if value_words.len() < MAX_VALUE_WORDS && !value_words.contains(matched) {
+                    value_words.push(matched);
+                }
                 continue;
             }
             _ => Granularity::FineGrained,
         };
         let sign = if side == label { 1.0 } else { -1.0 };
-        let matched = matched.trim_start_matches("^ ");
-        out.push(Reason::new(
-            cue.name,
-            format!("{}: `{matched}`", cue.explanation),
-            sign * cue.weight,
-        ));
+        signed.push((cue, matched, sign * cue.weight));
     }
+    signed.sort_by(|a, b| b.2.total_cmp(&a.2));
+    signed.truncate(MAX_REASONS);
+    let mut out: Vec<Reason> = signed
+        .into_iter()
+        .map(|(cue, matched, weight)| {
+            let matched = matched.trim_start_matches("^ ");
+            Reason::new(
+                cue.name,
+                format!("{}: `{matched}`", cue.explanation),
+                weight,
+            )
+        })
+        .collect();
     let fine_sign = if label == Granularity::FineGrained {
         1.0
     } else {

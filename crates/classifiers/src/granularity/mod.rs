@@ -97,7 +97,7 @@ impl GranularityClassifierBuilder {
     /// classifier: classification takes `&self`.
     pub fn build(self) -> Result<GranularityClassifier, Error> {
         let inner = match self.strategy {
-            Strategy::Heuristic => Inner::Heuristic(heuristic::Heuristic::new()?),
+            Strategy::Heuristic => Inner::Heuristic(Box::new(heuristic::Heuristic::new()?)),
             Strategy::Seed => Inner::Seed(seed::Seed::new()?),
         };
         Ok(GranularityClassifier {
@@ -109,7 +109,7 @@ impl GranularityClassifierBuilder {
 
 #[derive(Debug, Clone)]
 enum Inner {
-    Heuristic(heuristic::Heuristic),
+    Heuristic(Box<heuristic::Heuristic>),
     Seed(seed::Seed),
 }
 

@@ -912,6 +912,7 @@ impl Shape {
         let mut s = Shape::default();
         let bytes = raw.as_bytes();
         let mut prev = 0u8;
+        let mut newline = false;
         for (i, &b) in bytes.iter().enumerate() {
             match b {
                 b'(' if prev.is_ascii_alphanumeric() && (s.ident || s.snake) => {
@@ -921,14 +922,7 @@ impl Shape {
                 b'(' | b')' | b'{' | b'}' | b'[' | b']' | b'=' | b';' | b'<' | b'>' | b'|' => {
                     s.code_chars += 1;
                 }
-                b'\n' => {
-                    if bytes
-                        .get(i + 1..)
-                        .is_some_and(|r| r.iter().any(|c| !c.is_ascii_whitespace()))
-                    {
-                        s.multiline = true;
-                    }
-                }
+                b'\n' => newline = true,
                 b'?' => s.question = true,
                 b'0'..=b'9' => s.digits = true,
                 b'A'..=b'Z' if prev.is_ascii_lowercase() => s.ident = true,
@@ -938,6 +932,9 @@ impl Shape {
                     s.snake = true;
                 }
                 _ => {}
+            }
+            if newline && !b.is_ascii_whitespace() {
+                s.multiline = true;
             }
             prev = b;
         }

@@ -737,6 +737,37 @@ fn fixture_splits_follow_the_issue() {
     }
 }
 
+#[test]
+fn huge_and_odd_inputs_route() {
+    let big = "Write a function, fix it, my plan is at 72%? eso\n".repeat(25_000);
+    assert!(big.len() > 1_000_000);
+    let long_history: Vec<IntentEntry> = (0..10_000).map(|_| h(Platform, &big)).collect();
+    let seed = Router::builder()
+        .strategy(RouteStrategy::Seed)
+        .build()
+        .unwrap();
+    for r in [router(), &seed] {
+        let d = r.route(&big, &long_history);
+        assert!((0.0..=1.0).contains(&d.confidence()));
+        for s in [
+            "",
+            " ",
+            "?",
+            "¿?",
+            "\u{0}",
+            "🦀",
+            "ǅ̸̢̛̰̀",
+            "\u{202e}x",
+            "a\u{0301}",
+            "\n\n(",
+        ] {
+            let d = r.route(s, &[h(Retrieval, s)]);
+            assert!((0.0..=1.0).contains(&d.confidence()));
+        }
+    }
+    assert!(build_prompt(&big, &long_history).len() < big.len() + 4_000);
+}
+
 // ---------------------------------------------------------------- properties
 
 fn query_type() -> impl Strategy<Value = QueryType> {
