@@ -8,6 +8,7 @@ mod metrics;
 mod preferences_task;
 mod report;
 mod tasks;
+mod text_tasks;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

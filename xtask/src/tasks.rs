@@ -36,12 +36,16 @@ pub trait Task {
 
 /// Every task, in report order.
 pub fn all() -> Vec<Box<dyn Task>> {
-    vec![Box::new(Effort)]
+    vec![
+        Box::new(Effort),
+        Box::new(crate::text_tasks::GranularityTask),
+        Box::new(crate::text_tasks::RouteTask),
+    ]
 }
 
 /// Runs `predict` over every item once to warm up, then again timing each
 /// call on its own.
-fn timed<I>(items: &[I], predict: impl Fn(&I) -> usize) -> (Vec<usize>, Vec<u64>) {
+pub fn timed<I>(items: &[I], predict: impl Fn(&I) -> usize) -> (Vec<usize>, Vec<u64>) {
     for item in items {
         black_box(predict(black_box(item)));
     }

@@ -223,3 +223,129 @@ fn preferences_fixtures_pass_the_ci_gate() {
         assert!(m["support"].as_u64().unwrap() >= 18, "{name}: {m}");
     }
 }
+
+#[test]
+fn granularity_json_follows_the_contract() {
+    let o = xtask(&[
+        "eval",
+        "--task",
+        "granularity",
+        "--dataset",
+        &data("granularity_small.jsonl"),
+        "--json",
+        "--no-timing",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert_eq!(out.trim().lines().count(), 1, "{out}");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["task"], "granularity");
+    assert_eq!(v["strategy"], "heuristic");
+    assert_eq!(
+        v["confusion"]["labels"],
+        serde_json::json!(["fine-grained", "holistic"])
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn granularity_text_report_shows_the_seed_beside_the_default() {
+    let o = xtask(&[
+        "eval",
+        "--task",
+        "granularity",
+        "--dataset",
+        &data("granularity_small.jsonl"),
+        "--no-timing",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    insta::assert_snapshot!(stdout(&o));
+}
+
+#[test]
+fn route_eval_feeds_each_lines_history() {
+    let o = xtask(&[
+        "eval",
+        "--task",
+        "route",
+        "--dataset",
+        &data("route_small.jsonl"),
+        "--json",
+        "--no-timing",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["task"], "route");
+    assert_eq!(v["n"], 7);
+    assert_eq!(v["accuracy"], 1.0, "{out}");
+    // Two lines are right only with their history: without it they fail.
+    let stripped: String = std::fs::read_to_string(data("route_small.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| match l.find(",\"history\"") {
+            Some(i) => format!("{}}}\n", &l[..i]),
+            None => format!("{l}\n"),
+        })
+        .collect();
+    let dir = std::env::temp_dir().join(format!("xtask-eval-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("route_no_history.jsonl");
+    std::fs::write(&path, stripped).unwrap();
+    let o = xtask(&[
+        "eval",
+        "--task",
+        "route",
+        "--dataset",
+        path.to_str().unwrap(),
+        "--json",
+        "--no-timing",
+    ]);
+    let w: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(w["n"], 7);
+    assert!(w["accuracy"].as_f64().unwrap() <= 5.0 / 7.0 + 1e-9, "{w}");
+    assert_eq!(
+        v["confusion"]["labels"],
+        serde_json::json!(["RETRIEVAL", "CODE_GENERATION", "CONVERSATIONAL", "PLATFORM"])
+    );
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn route_text_report_and_gate() {
+    let args = [
+        "eval",
+        "--task",
+        "route",
+        "--dataset",
+        &data("route_small.jsonl"),
+        "--no-timing",
+    ];
+    let o = xtask(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    insta::assert_snapshot!(stdout(&o));
+    let fail = xtask(&[&args[..], &["--strategy", "seed", "--min-macro-f1", "0.9"]].concat());
+    assert_eq!(fail.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&fail.stderr).contains("gate route seed"));
+}
+
+#[test]
+fn route_errors_list_the_history() {
+    let o = xtask(&[
+        "eval",
+        "--task",
+        "route",
+        "--dataset",
+        &data("route_small.jsonl"),
+        "--strategy",
+        "seed",
+        "--errors",
+        "10",
+        "--no-timing",
+    ]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("route_small.jsonl:6: gold PLATFORM predicted RETRIEVAL: And last month?  (history: [PLATFORM] How many API calls did I make this month?)"),
+        "{out}"
+    );
+}

@@ -18,4 +18,14 @@ pub enum Error {
         /// The known strategy names, comma separated.
         expected: &'static str,
     },
+    /// A configuration value (an environment variable) that is not valid.
+    #[error("invalid {key}=`{value}` (expected one of: {expected})")]
+    InvalidConfig {
+        /// The setting, e.g. `RECURSIVE_LLM_LEVEL_2_SCORING_METHOD`.
+        key: String,
+        /// The value that was given.
+        value: String,
+        /// The accepted values, comma separated.
+        expected: &'static str,
+    },
 }

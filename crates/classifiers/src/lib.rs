@@ -1,4 +1,7 @@
-//! tact's classifiers: question effort (low / medium / high) with reasons.
+//! tact's classifiers, each with reasons: question effort (low / medium /
+//! high), query granularity (fine-grained / holistic) with the scoring
+//! method per recursion level, query routing under the ADR-0008 routing
+//! contract, and guidance classifiers over agent trajectories.
 //!
 //! ```
 //! use tact_classifiers::effort::{EffortClassifier, Strategy};
@@ -19,6 +22,14 @@
 //! // Hosts that only see whole messages get every question with its effort.
 //! let found = classifier.questions("I read the config. Which port should I use, 8080 or 9090?");
 //! assert_eq!(found.len(), 1);
+//!
+//! // Query granularity and routing.
+//! use tact_classifiers::{granularity::GranularityClassifier, route::Router};
+//! use tact_types::{Granularity, QueryType};
+//! let g = GranularityClassifier::builder().build()?;
+//! assert_eq!(g.classify("Summarize the main argument").label(), Granularity::Holistic);
+//! let router = Router::builder().build()?;
+//! assert_eq!(router.route("When does my subscription renew?", &[]).label(), QueryType::Platform);
 //! # Ok::<(), tact_classifiers::Error>(())
 //! ```
 //!
@@ -27,8 +38,12 @@
 //! No optional features; every strategy is always compiled.
 #![deny(missing_docs)]
 
+mod calibration;
 pub mod effort;
 mod error;
+pub mod granularity;
 pub mod guidance;
+mod opening;
+pub mod route;
 
 pub use error::Error;

@@ -1,11 +1,14 @@
 //! The `tact` command line: classify the effort of clarifying questions,
-//! one at a time, in batches, or found in a whole agent message.
+//! the granularity of retrieval queries and the route of assistant
+//! messages, one at a time, in batches, or found in a whole agent message.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod effort;
+mod granularity;
 mod guide;
 mod prefs;
 mod report;
+mod route;
 mod score;
 
 use std::process::ExitCode;
@@ -39,6 +42,12 @@ enum Command {
     Score(score::ScoreArgs),
     /// Rank several agents' sessions by technical and interaction quality.
     Consensus(score::ConsensusArgs),
+    /// Classify a retrieval query as fine-grained or holistic (and pick the
+    /// scoring method of a recursion level with --level).
+    Granularity(granularity::GranularityArgs),
+    /// Route an assistant message to RETRIEVAL, CODE_GENERATION,
+    /// CONVERSATIONAL or PLATFORM under the routing contract.
+    Route(route::RouteArgs),
 }
 
 fn main() -> ExitCode {
@@ -63,6 +72,14 @@ fn main() -> ExitCode {
         Command::Prefs(args) => prefs::run(&args, std::io::stdin().lock(), &mut out),
         Command::Score(args) => score::run_score(&args, &mut out),
         Command::Consensus(args) => score::run_consensus(&args, &mut out),
+        Command::Granularity(args) => tact_classifiers::granularity::ScoringConfig::from_env()
+            .map_err(anyhow::Error::from)
+            .and_then(|scoring| granularity::Granularity::new(&args.strategy, scoring))
+            .and_then(|g| granularity::run(&args, &g, &mut out)),
+        Command::Route(args) => {
+            let slots = tact_classifiers::route::ModelSlots::from_env();
+            route::router(&args, slots).and_then(|r| route::run(&args, &r, &mut out))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

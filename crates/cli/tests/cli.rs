@@ -408,3 +408,203 @@ fn consensus_errors_are_clear() {
         String::from_utf8_lossy(&o.stderr).contains("invalid weight `ppp.technical_weight` = NaN")
     );
 }
+
+/// Runs `tact` with the model-slot and scoring variables cleared, then set
+/// to `env`: output never depends on the caller's environment.
+fn tact_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tact"));
+    cmd.args(args)
+        .env_remove("OLLAMA_MODEL_NAME")
+        .env_remove("OLLAMA_MODEL_NAME_CONVERSATIONAL")
+        .env_remove("TACT_LOG");
+    for level in 0..32 {
+        cmd.env_remove(format!("RECURSIVE_LLM_LEVEL_{level}_SCORING_METHOD"));
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run tact")
+}
+
+#[test]
+fn granularity_text() {
+    insta::assert_snapshot!(out(&tact_env(
+        &["granularity", "Why is the p-value in Table 3 so low?"],
+        &[]
+    )));
+}
+
+#[test]
+fn granularity_json_with_a_scoring_level_from_the_environment() {
+    let o = tact_env(
+        &[
+            "granularity",
+            "What learning rate did they use?",
+            "--level",
+            "3",
+            "--json",
+        ],
+        &[("RECURSIVE_LLM_LEVEL_3_SCORING_METHOD", "llm")],
+    );
+    let text = out(&o);
+    let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(v["label"], "fine-grained");
+    assert_eq!(v["scoring"]["method"], "llm");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn granularity_seed_and_batch() {
+    let f = temp_file(
+        "granularity.jsonl",
+        "What is the main idea of the chapter?\n\n{\"id\":\"q2\",\"text\":\"Summarize the discussion section\"}\n",
+    );
+    insta::assert_snapshot!(out(&tact_env(
+        &[
+            "granularity",
+            "--file",
+            f.to_str().unwrap(),
+            "--strategy",
+            "seed",
+            "--json"
+        ],
+        &[]
+    )));
+}
+
+#[test]
+fn granularity_bad_environment_is_an_error_naming_the_variable() {
+    let o = tact_env(
+        &["granularity", "x", "--level", "2"],
+        &[("RECURSIVE_LLM_LEVEL_2_SCORING_METHOD", "bm25")],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("RECURSIVE_LLM_LEVEL_2_SCORING_METHOD"),
+        "{err}"
+    );
+}
+
+#[test]
+fn route_text_with_model_slots() {
+    insta::assert_snapshot!(out(&tact_env(
+        &["route", "How many API calls have I made this month?"],
+        &[
+            ("OLLAMA_MODEL_NAME", "qwen3:1.7b"),
+            ("OLLAMA_MODEL_NAME_CONVERSATIONAL", "qwen3:0.6b")
+        ]
+    )));
+}
+
+#[test]
+fn route_json_with_a_history_file() {
+    let h = temp_file(
+        "history.json",
+        r#"[{"type":"PLATFORM","snippet":"How many API calls did I make this month?"}]"#,
+    );
+    let o = tact_env(
+        &[
+            "route",
+            "And last month?",
+            "--history",
+            h.to_str().unwrap(),
+            "--json",
+        ],
+        &[("OLLAMA_MODEL_NAME", "qwen3:1.7b")],
+    );
+    let text = out(&o);
+    let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(v["label"], "PLATFORM");
+    assert_eq!(v["rule"], "history_reference");
+    assert_eq!(v["model"], "qwen3:1.7b");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn route_history_as_jsonl_and_its_errors() {
+    let h = temp_file(
+        "history.jsonl",
+        "// oldest first\n{\"type\":\"CODE_GENERATION\",\"snippet\":\"Write an endpoint that lists products\"}\n",
+    );
+    let o = tact_env(
+        &[
+            "route",
+            "And for the DELETE method?",
+            "--history",
+            h.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(out(&o).starts_with("CODE_GENERATION"));
+    let bad = temp_file(
+        "bad_history.jsonl",
+        "{\"type\":\"RETRIEVAL\",\"snippet\":\"a\"}\n{\"type\":\"DOCS\",\"snippet\":\"b\"}\n",
+    );
+    let o = tact_env(&["route", "hi", "--history", bad.to_str().unwrap()], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bad_history.jsonl:2:"), "{err}");
+}
+
+#[test]
+fn route_batch_mixes_plain_and_jsonl_lines() {
+    let f = temp_file(
+        "route.jsonl",
+        "thanks a lot!\n{\"id\":\"m2\",\"text\":\"Write a function that reverses a list.\"}\n{\"text\":\"y el mes anterior?\",\"history\":[{\"type\":\"PLATFORM\",\"snippet\":\"¿Cuánto consumí en marzo?\"}]}\n{\"text\":\"You are a direct and concise assistant. Usage: 91%.\"}\n",
+    );
+    insta::assert_snapshot!(out(&tact_env(
+        &["route", "--file", f.to_str().unwrap(), "--json"],
+        &[]
+    )));
+}
+
+#[test]
+fn route_batch_bad_line_names_file_and_line() {
+    let f = temp_file("route_bad.jsonl", "hello\n{\"text\": 1}\n");
+    let o = tact_env(&["route", "--file", f.to_str().unwrap()], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("route_bad.jsonl:2: invalid JSON line"),
+        "{err}"
+    );
+}
+
+#[test]
+fn route_prompt_and_custom_prefixes() {
+    let h = temp_file(
+        "prompt_history.json",
+        r#"[{"type":"RETRIEVAL","snippet":"What is addVar in AVAP?"}]"#,
+    );
+    insta::assert_snapshot!(out(&tact_env(
+        &[
+            "route",
+            "¿Y eso cuánto cuesta?",
+            "--history",
+            h.to_str().unwrap(),
+            "--prompt"
+        ],
+        &[]
+    )));
+    let o = tact_env(
+        &[
+            "route",
+            "[insight] plan: Pro",
+            "--prefix",
+            "[insight]",
+            "--json",
+        ],
+        &[],
+    );
+    let v: serde_json::Value = serde_json::from_str(out(&o).trim()).unwrap();
+    assert_eq!(v["rule"], "platform_prefix");
+}
+
+#[test]
+fn route_seed_strategy() {
+    insta::assert_snapshot!(out(&tact_env(
+        &["route", "thanks a lot!", "--strategy", "seed"],
+        &[]
+    )));
+}

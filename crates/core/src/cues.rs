@@ -6,7 +6,7 @@
 //! (`investigat*` matches "investigate" and "investigation"). Regexes use the
 //! `regex` crate's syntax, which has no look-around.
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
 use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 /// Regex cue counts up to this use a stack buffer for match flags.
@@ -356,14 +356,27 @@ impl CueSet {
         let mut out: Vec<CueHit<'a>> = Vec::with_capacity(16);
         let mut seen_literal: [usize; 32] = [usize::MAX; 32];
         let mut seen_count = 0usize;
-        for m in self.ac.find_iter(normalized) {
+        // Leftmost-longest search, restarted one character after a match
+        // rejected for its word boundaries: `the code` inside "the
+        // codebase" must not hide `codebase`.
+        let mut pos = 0usize;
+        while pos < normalized.len() {
+            let input = Input::new(normalized).span(pos..normalized.len());
+            let Some(m) = self.ac.find(input) else {
+                break;
+            };
+            let (s, e) = (m.start(), m.end());
+            let next_char = normalized[s..]
+                .chars()
+                .next()
+                .map_or(normalized.len(), |c| s + c.len_utf8());
+            pos = if e > s { e } else { next_char };
             let idx = m.pattern().as_usize();
             let (Some(cue), Some(&prefix)) =
                 (self.literal_cues.get(idx), self.literal_prefix.get(idx))
             else {
                 continue;
             };
-            let (s, e) = (m.start(), m.end());
             let pat_starts_word = normalized[s..]
                 .chars()
                 .next()
@@ -372,10 +385,10 @@ impl CueSet {
                 .chars()
                 .next_back()
                 .is_some_and(char::is_alphanumeric);
-            if pat_starts_word && is_word_byte_before(normalized, s) {
-                continue;
-            }
-            if !prefix && pat_ends_word && is_word_byte_after(normalized, e) {
+            if (pat_starts_word && is_word_byte_before(normalized, s))
+                || (!prefix && pat_ends_word && is_word_byte_after(normalized, e))
+            {
+                pos = next_char;
                 continue;
             }
             if seen_literal[..seen_count.min(32)].contains(&idx) {
@@ -457,6 +470,21 @@ mod tests {
             names("Please LOOK INTO Table 3"),
             ["look_into", "table_ref"]
         );
+    }
+
+    #[test]
+    fn a_rejected_match_does_not_hide_a_later_one() {
+        let s = CueSet::builder()
+            .literal("the code", Cue::new("the_code", 1.0, "x"))
+            .literal("codebase", Cue::new("codebase", 1.0, "x"))
+            .build()
+            .unwrap();
+        let names: Vec<&str> = s
+            .hits("see the codebase")
+            .iter()
+            .map(|h| h.cue.name)
+            .collect();
+        assert_eq!(names, ["codebase"]);
     }
 
     #[test]

@@ -13,7 +13,6 @@ use unicode_segmentation::UnicodeSegmentation;
 ///
 /// Cue patterns are written against this form.
 pub fn normalize(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
     if text.is_ascii() {
         // Fast path: vectorized lower case, then fold white space only when
         // there is something to fold.
@@ -29,6 +28,7 @@ pub fn normalize(text: &str) -> String {
         if !needs_folding {
             return lower;
         }
+        let mut out = String::with_capacity(text.len());
         let mut pending_space = false;
         for b in lower.bytes() {
             if b.is_ascii_whitespace() {
@@ -43,6 +43,63 @@ pub fn normalize(text: &str) -> String {
         }
         return out;
     }
+    let out = String::with_capacity(text.len());
+    if text
+        .chars()
+        .all(|c| c.is_ascii() || fold_latin(c).is_some())
+    {
+        return normalize_latin(text, out);
+    }
+    normalize_general(text, out)
+}
+
+/// What NFKD, accent removal and lower-casing make of the common accented
+/// Latin letters, inverted punctuation and typographic quotes and dashes,
+/// looked up directly (`None` for any other non-ASCII character).
+fn fold_latin(c: char) -> Option<&'static str> {
+    Some(match c {
+        'À'..='Å' | 'à'..='å' => "a",
+        'Ç' | 'ç' => "c",
+        'È'..='Ë' | 'è'..='ë' => "e",
+        'Ì'..='Ï' | 'ì'..='ï' => "i",
+        'Ñ' | 'ñ' => "n",
+        'Ò'..='Ö' | 'ò'..='ö' => "o",
+        'Ù'..='Ü' | 'ù'..='ü' => "u",
+        'Ý' | 'ý' | 'ÿ' => "y",
+        'ß' => "ss",
+        '¿' => "¿",
+        '¡' => "¡",
+        '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{2032}' => "'",
+        '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{00ab}' | '\u{00bb}' => "\"",
+        '\u{2013}' | '\u{2014}' | '\u{2212}' => "-",
+        _ => return None,
+    })
+}
+
+/// [`normalize`] for text of ASCII and [`fold_latin`] characters only:
+/// the same output as the general path, without decomposing.
+fn normalize_latin(text: &str, mut out: String) -> String {
+    let mut pending_space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            pending_space = !out.is_empty();
+            continue;
+        }
+        if pending_space {
+            out.push(' ');
+            pending_space = false;
+        }
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else if let Some(f) = fold_latin(c) {
+            out.push_str(f);
+        }
+    }
+    out
+}
+
+/// [`normalize`] for any text: NFKD, combining marks dropped, lower case.
+fn normalize_general(text: &str, mut out: String) -> String {
     let mut pending_space = false;
     let mut push = |c: char, out: &mut String| {
         if c.is_whitespace() {
@@ -538,6 +595,30 @@ pub fn extract_questions(message: &str) -> Vec<Segment> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_latin_fast_path_matches_the_general_one() {
+        let mut checked = 0;
+        for c in (0x80u32..0x2200).filter_map(char::from_u32) {
+            if fold_latin(c).is_none() {
+                continue;
+            }
+            checked += 1;
+            for t in [
+                format!("{c}"),
+                format!("Ab {c}Cd  x\u{a0}{c}?"),
+                format!(" {c} "),
+            ] {
+                assert_eq!(
+                    normalize_latin(&t, String::new()),
+                    normalize_general(&t, String::new()),
+                    "{c:?} in {t:?}"
+                );
+            }
+        }
+        assert!(checked > 60);
+        assert_eq!(normalize("¿Qué Tamaño?  Straße"), "¿que tamano? strasse");
+    }
 
     fn sents(t: &str) -> Vec<&str> {
         split_sentences(t).iter().map(|s| s.text(t)).collect()

@@ -1,4 +1,5 @@
-//! Shared data model of tact: labels, questions and classification results.
+//! Shared data model of tact: labels, questions, classification results,
+//! query granularity and routing decisions.
 //!
 //! Every other tact crate depends inward on this one. It holds plain serde
 //! types and no I/O, so a host can build, store and send them freely.
@@ -18,11 +19,15 @@ mod classification;
 pub mod dataset;
 mod effort;
 mod error;
+mod granularity;
+mod route;
 pub mod trajectory;
 
 pub use classification::{Classification, Reason};
 pub use effort::{EffortLevel, QuestionEffort};
 pub use error::ParseLabelError;
+pub use granularity::{Granularity, GranularityDecision, GranularityEvidence, ScoringMethod};
+pub use route::{IntentEntry, ModelSlot, QueryType, RouteDecision, RouteRule};
 pub use trajectory::{Event, Mode, PendingCall, ToolCall, Trajectory};
 
 /// A closed set of labels a classifier chooses from.

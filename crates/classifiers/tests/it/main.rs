@@ -2,4 +2,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod effort;
+mod granularity;
 mod guidance;
+mod route;

@@ -1,0 +1,946 @@
+//! The default routing strategy: weighted cues in English and Spanish,
+//! one aho-corasick pass over the normalized message, a few structural
+//! features (code characters, identifiers, figures), the platform-signal
+//! rule (RC-02) and history used only to resolve references (RC-03).
+//!
+//! Scores per type:
+//! - `PLATFORM`: account, plan, quota, usage, invoice and billing cues; a
+//!   first-person anchor ("my plan", "mi cuota", "I've used") or a usage
+//!   figure ("72% of the quota", "8,400 of my 10,000 calls") is the RC-02
+//!   signal, which wins whatever the rest says. The same nouns inside a
+//!   code request or next to a table of the user's own app ("from our
+//!   invoices table", "caps every API key") are look-alikes and count
+//!   little.
+//! - `CODE_GENERATION`: a code verb (write, fix, convert, escribe, corrige,
+//!   pásame a AVAP ...) with an artifact (endpoint, function, script ...)
+//!   or a code snippet in the message.
+//! - `RETRIEVAL`: documentation words, language questions ("is there a
+//!   built-in", "¿cómo se ...", "what does X return"), identifiers of the
+//!   product's API, a question mark.
+//! - `CONVERSATIONAL`: greetings, thanks and acknowledgements (in short
+//!   messages), requests to reformulate the previous answer, small talk.
+//!
+//! History: when the message carries a reference ("that", "the same",
+//! "eso", "lo anterior", "and last month?") and no topic switch, the last
+//! non-conversational entry of the window is the referent and its type
+//! gains a bonus that decides only when the content is weak or close.
+//! The share of earlier types is never looked at.
+
+use regex::Regex;
+use tact_core::{Cue, CueSet};
+use tact_types::{IntentEntry, Label, QueryType, Reason, RouteRule};
+
+use crate::Error;
+use crate::calibration::Calibration;
+
+/// Cue categories (the `tag` of each cue).
+mod tag {
+    /// Platform: the user's own account, first person ("my plan").
+    pub const MINE: u16 = 1;
+    /// Platform: account, billing or quota data.
+    pub const ACCOUNT: u16 = 2;
+    /// Platform: weaker account vocabulary.
+    pub const PLAT: u16 = 3;
+    /// A usage noun: with a percentage or a figure it is account data.
+    pub const USAGE: u16 = 4;
+    /// Code: a verb asking to write or change code.
+    pub const CODE_VERB: u16 = 5;
+    /// Code: an artifact to write.
+    pub const ARTIFACT: u16 = 6;
+    /// Code: the specification of what code must do.
+    pub const SPEC: u16 = 7;
+    /// Retrieval: documentation.
+    pub const DOC: u16 = 8;
+    /// Retrieval: a question about the language or library.
+    pub const LANG: u16 = 9;
+    /// Conversational: greetings, thanks, acknowledgements.
+    pub const SOCIAL: u16 = 10;
+    /// Conversational: reformulate the previous answer.
+    pub const REFORM: u16 = 11;
+    /// Conversational: small talk, questions about the assistant.
+    pub const META: u16 = 12;
+    /// A reference to an earlier turn.
+    pub const REF: u16 = 13;
+    /// A topic switch: no reference to earlier turns.
+    pub const SWITCH: u16 = 14;
+    /// Platform look-alike: the user's own app data or a code requirement.
+    pub const LOOKALIKE: u16 = 15;
+    /// A question opening.
+    pub const QUESTION: u16 = 16;
+    /// A reference that is also a code verb ("fix it", "do the same").
+    pub const REF_CODE: u16 = 17;
+    /// A how-to question frame ("how do I ...", "¿cómo ...?").
+    pub const HOWTO: u16 = 18;
+}
+
+/// Bonus the referent's type gets when the message refers back and its
+/// own content is ambiguous (RC-03).
+const REFERENCE_BONUS: f32 = 3.0;
+/// Weight of a code snippet in the message.
+const SNIPPET_WEIGHT: f32 = 2.5;
+/// Weight of an inline call (`addVar(total, x`) for code.
+const CALL_WEIGHT: f32 = 1.0;
+/// Weight of an API identifier (camelCase or snake_case) for retrieval.
+const IDENT_WEIGHT: f32 = 1.0;
+/// Weight of a question (a question mark or opening) for retrieval.
+const QUESTION_WEIGHT: f32 = 1.0;
+/// Factor of social cues in a message that also asks for something.
+const LONG_SOCIAL_FACTOR: f32 = 0.35;
+/// Factor of platform evidence that is a look-alike.
+const LOOKALIKE_FACTOR: f32 = 0.2;
+
+/// Calibration over the four types.
+const CALIBRATION: Calibration = Calibration {
+    floor: 2.0,
+    min_gap: 1.0,
+    slope: 0.8,
+    neutral: 0.25,
+};
+
+const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static str) -> Cue {
+    Cue::new(name, weight, explanation).tagged(tag)
+}
+
+#[allow(clippy::too_many_lines)]
+fn build_cues() -> Result<(CueSet, CueSet), Error> {
+    use tag::*;
+    let set = CueSet::builder()
+        // -------------------------------------------------------------
+        // PLATFORM: the user's own account, first person.
+        .phrases(
+            "my (peak |daily |total |monthly |current |weekly |average |overall )?(daily |monthly |weekly )?(usage|consumption|spend|bill)|my (current |last |latest |next |previous )?(account|plan|plan's|quota|usage|subscription|bill|billing|invoice|invoices|card|credit card|payment|payments|last payment|card payment|payment method|credits|free credits|trial|api calls|api call count|request limit|rate limit|limit|limits|remaining quota|monthly quota|monthly request limit|execution limit|monthly execution limit|usage counter|console|balance|spend|spending|consumption|billing address|billing details|team|seats|tokens)|(our|this) (current )?(account|plan|quota|subscription|balance|billing|consumption|card|credit card|payment|bill|credits|usage|limit|request limit|rate limit)",
+            cue("my_account", MINE, 3.0, "the user's own account data"),
+        )
+        .phrases(
+            "(mi|mis) (cuenta|plan|cuota|suscripcion|factura|facturas|tarjeta|pago|pagos|ultimo pago|consumo|saldo|creditos|prueba gratuita|plan actual|limite|limites|gasto|recibo|recibos|cobros|datos de facturacion|metodo de pago)|(nuestra|esta) (cuenta|cuota|suscripcion)|(nuestro|este) (plan|consumo|saldo)",
+            cue("my_account", MINE, 3.0, "the user's own account data"),
+        )
+        .literals(
+            &[
+                "do i have left", "have i used", "i've used", "i have used", "i've consumed",
+                "have i made", "did i make", "am i paying", "will i pay", "i'm paying", "am i on",
+                "i'm on", "is this account", "my project", "my projects", "of my", "i'm at",
+                "i am at", "am i to", "charged me", "charge me", "cost me", "bill me", "i paid",
+                "did i exceed", "over my", "i exceed", "exceed my", "go over my", "go past my", "hit my",
+                "me quedan", "cuanto me queda", "me queda hasta", "que me queda", "llevo consumido",
+                "me paso del", "me paso de", "pasarme del", "limite de llamadas", "have i spent",
+                "i spent", "we spent", "have we spent", "he gastado", "hemos gastado",
+                "how much have i", "how much have we", "cuanto he", "cuanto hemos", "cuanto llevo",
+                "cuanto llevamos", "me habeis pasado", "me han pasado", "no reconozco",
+                "i didn't choose", "i was billed", "i was charged", "we were charged",
+                "estoy al", "vamos por", "voy por",
+                "llevo este mes", "llevo hoy", "llevo", "he consumido", "he hecho", "he usado",
+                "me habeis cobrado", "me han cobrado", "me cobrais", "lo cobrais", "pague",
+                "voy a pagar", "me costaria", "tengo contratado", "tengo el proyecto",
+                "mis apis", "me conviene subir", "uso va mi cuenta", "quedan en mi",
+                "my colleague", "on the account", "to my account", "on my account",
+            ],
+            cue("my_account", MINE, 3.0, "the user's own account data"),
+        )
+        // PLATFORM: account, billing and quota data.
+        .literals(
+            &[
+                "quota", "cuota", "billing", "billed", "facturacion", "invoice", "invoices",
+                "factura", "facturas", "subscription", "suscripcion", "refund", "devolver la parte",
+                "charged", "cobrado", "overage", "upgrade", "downgrade", "subir de plan",
+                "cambiar de plan", "free tier", "annual plan", "plan anual", "annual billing",
+                "seat limit", "billing cycle", "billing period", "cycle", "ciclo", "renew",
+                "renews", "renueva", "renovacion", "dame de baja", "darme de baja", "cancel my",
+                "trial", "free credits", "credits left", "creditos", "saldo", "vat", "iva",
+                "good standing", "credit card on file", "payment failed", "pago rechazado",
+                "ha sido rechazado", "tarjeta con la que pago", "enterprise", "starter plan",
+                "pro plan", "to pro", "plan", "planes", "free plan", "free tier", "team plan",
+                "business plan", "enterprise plan", "plan gratuito", "plan pro", "plan business",
+                "plan empresa", "pricing", "tarifa",
+                "tarifas", "cuanto cuesta", "how much does", "how much is", "discount", "descuento",
+                "pay yearly", "pay monthly", "pay annually", "pagar", "pago", "pay", "payment",
+                "payment method", "payment methods", "metodo de pago", "forma de pago",
+                "datos de facturacion", "direccion de facturacion", "billing address",
+                "billing details", "tax id", "vat number", "nif", "cif", "next payment",
+                "next charge", "proximo cobro", "proximo pago", "proxima factura", "want to cancel",
+                "quiero cancelar", "cancelar la suscripcion", "darme de alta", "dar de baja",
+                "prueba gratuita", "periodo de prueba", "free trial", "caduca", "expira",
+                "expires", "vence", "recibo", "recibos", "receipt", "receipts", "cobro", "cobros",
+                "cargo", "cargos", "charge", "charges", "transferencia", "tarjeta", "consumption",
+                "balance", "suspended", "suspendida", "seats", "asientos", "usage report",
+                "accounting", "contabilidad", "count towards", "count toward", "count against",
+                "counts towards", "counts against", "cuentan para", "cuenta para", "expired",
+                "overages",
+            ],
+            cue("account_data", ACCOUNT, 2.5, "account, billing or quota data"),
+        )
+        .phrases(
+            "the (current )?(account|plan|quota|usage|subscription|bill|billing|invoice|invoices|credits|trial|request limit|rate limit|remaining quota|monthly quota|usage counter)",
+            cue("account_data", ACCOUNT, 2.5, "account, billing or quota data"),
+        )
+        .literals(
+            &[
+                "limite", "limit", "quota", "cuota", "estoy al", "voy por", "vamos por", "va por",
+                "we're at", "we are at", "i'm at", "i am at", "tokens", "spent", "gastado",
+                "usage", "uso", "consumo", "consumido", "consumed", "used", "gone", "calls",
+                "llamadas", "requests", "peticiones", "executions", "ejecuciones", "storage",
+                "almacenamiento", "spend", "spent", "credits", "projects", "proyectos",
+            ],
+            cue("usage_noun", USAGE, 0.5, "usage vocabulary"),
+        )
+        .literals(
+            &[
+                "usage breakdown", "usage for", "usage this", "peak daily usage", "consumo desglosado",
+                "usage counter", "contador de uso", "request cap", "api call count", "calls left",
+                "requests left", "remaining quota", "counter resets", "roll over", "pasan al mes",
+                "price difference", "paying per month", "per month right now", "seat", "billing admin",
+                "billing email", "teammate", "this morning", "the platform", "la plataforma",
+                "la consola", "the console", "my plan", "the next invoice", "last invoice",
+                "ultima factura", "a nombre de mi empresa", "how much quota", "unused calls",
+                "que no gasto", "unused part", "annual billing",
+            ],
+            cue("platform_request", PLAT, 1.5, "a request about the platform account"),
+        )
+        // Look-alikes: the user's own app data, or a limit as code.
+        .literals(
+            &[
+                "table", "tabla", "_table", "our customers", "our users", "each customer",
+                "each of our", "per customer", "nuestros clientes", "de un cliente", "per key",
+                "api key", "every api key", "same ip", "same token", "mismo token", "per ip",
+                "per day", "por hora", "per hour", "per minute", "por minuto", "usage of",
+                "uso de", "el uso", "report object", "billing api", "invoices endpoint",
+                "given used and total", "a department", "un departamento", "in the code",
+                "stripe-style", "login", "attempts", "my endpoints", "mis endpoints",
+            ],
+            cue("lookalike", LOOKALIKE, 0.0, "the user's app data or a code requirement"),
+        )
+        // -------------------------------------------------------------
+        // CODE_GENERATION: verbs.
+        .literals(
+            &[
+                "write", "rewrite", "escribe", "escribeme", "escribelo", "escribir", "me escribes",
+                "generate", "genera", "generame", "create", "crea", "creame", "implement",
+                "implementa", "build me", "hazme", "haz que", "haz una", "haz un", "fix", "corrige",
+                "corrigelo", "arregla", "arreglalo", "convert", "convierte", "conviertelo",
+                "translate", "traduce", "turn this", "turn that", "refactor", "refactoriza",
+                "complete", "completa", "rename", "add", "anade", "anadele", "agrega", "optimize",
+                "optimizalo", "optimiza", "change it", "cambia", "cambialo", "combine", "make this", "make the", "now make", "ponle", "pasame", "paginate", "sacando",
+                "give me a snippet", "i need an endpoint", "i need a function", "necesito un script",
+                "necesito un endpoint", "necesito una funcion", "quiero una funcion",
+                "quiero un endpoint", "necesito que mis", "escribelo", "use the function",
+                "instead of my",
+                "quedaria", "debug", "depura", "handle negative", "wrap", "envuelve", "extract",
+                "extrae", "move", "mueve", "split", "separa", "replace", "reemplaza", "sustituye",
+                "remove", "quita", "elimina", "mejora", "improve", "speed up", "acelera",
+                "simplify", "simplifica", "clean up", "limpia", "inserta", "ordena", "filtra",
+                "validate", "valida", "fix this", "corrige este", "corrige esta", "build",
+                "construye", "give me the code", "dame el codigo", "show me the code",
+                "muestrame el codigo", "the code for", "the code to", "el codigo para",
+                "can you code", "code a", "code me", "program a", "extend", "extiende", "amplia",
+                "termina", "finish", "sort", "modify", "modifica", "adapt", "adapta", "adjust",
+                "ajusta", "tweak", "port", "migrate", "migra", "draft", "scaffold", "develop",
+                "desarrolla", "programa", "me haces", "me puedes hacer", "me creas", "fill in",
+                "rellena", "change", "put",
+                "show me the", "help me write", "ayudame a escribir",
+            ],
+            cue("code_verb", CODE_VERB, 1.5, "asks to write or change code"),
+        )
+        .literals(
+            &[
+                "endpoint", "endpoints", "function", "functions", "funcion", "funciones", "script",
+                "snippet", "code", "codigo", "loop", "bucle", "query", "consulta", "check",
+                "validation", "validacion", "middleware", "webhook receiver", "handler", "cron",
+                "job", "program", "programa", "method", "regex", "helper", "branch", "block",
+                "bloque", "try/exception", "try/catch", "if", "else", "cache", "this returns",
+                "the if", "este if", "this loop", "este bucle", "this endpoint", "este endpoint",
+                "this function", "esta funcion", "este codigo", "this code", "example", "ejemplo",
+                "crud", "class", "module", "modulo", "test", "tests", "unit test", "unit tests",
+                "pruebas unitarias", "test case", "mock", "parser", "webhook", "webhook handler",
+                "tarea programada", "scheduled task", "service", "servicio", "http client",
+                "boilerplate", "template", "plantilla", "pagination", "paginacion", "logger",
+                "variable names", "codebase", "sql", "status code", "comments", "comentarios",
+            ],
+            cue("artifact", ARTIFACT, 1.0, "names code to write"),
+        )
+        .literals(
+            &[
+                "that returns", "that accepts", "that takes", "that receives", "that reads",
+                "that computes", "that calculates", "that converts", "that checks", "that counts",
+                "that parses", "that masks", "that removes", "that generates", "that merges",
+                "that validates", "that verifies", "that sends", "that stores", "that lists",
+                "that blocks", "that rejects", "that caps", "that posts", "that deletes",
+                "that creates", "that updates", "that fetches", "that hashes", "that formats",
+                "que devuelva", "que reciba", "que calcule", "que compruebe", "que valide",
+                "que lea", "que liste", "que consulte", "que envie", "que borre", "que registre",
+                "que convierta", "que aplane", "que busque", "que sume", "que devuelvan",
+                "que devuelve", "que ignore", "que use", "que paguen", "returns 400", "return 200",
+                "returns the", "and returns", "y devuelva", "devuelva un", "returning",
+                "a 404", "un 404", "429 if", "429 when", "with 429", "in parallel",
+                "to avap", "into avap", "a avap", "in avap:", "en avap:", "avap equivalent",
+                "equivalente en avap de", "into an avap", "so it", "para que", "so only",
+                "so the", "instead of plain", "throws", "syntax error", "falla", "fails",
+                "doesn't work", "no funciona", "is broken", "breaks", "tarda mucho", "still fails",
+                "sigue fallando", "that logs", "i want a", "i want an", "i need a", "i need an",
+                "quiero un", "quiero una", "necesito un", "necesito una", "so it also",
+                "para que acepte", "para que use", "que te pase",
+            ],
+            cue("code_spec", SPEC, 1.0, "specifies what code must do"),
+        )
+        // -------------------------------------------------------------
+        // RETRIEVAL: documentation and language questions.
+        .literals(
+            &[
+                "admite", "permite", "soporta", "support", "supports", "accept", "accepts",
+                "acepta", "is it possible", "can it", "does it support",
+            ],
+            cue("capability", LANG, 1.5, "asks what the language or library can do"),
+        )
+        .literals(
+            &[
+                "docs", "documentation", "documented", "documentacion", "documentada",
+                "documentado", "la doc", "the doc", "reference", "referencia", "style guide",
+                "guia oficial", "official", "oficial", "manual", "according to the docs",
+                "reference page", "in the docs", "en la documentacion",
+            ],
+            cue("documentation", DOC, 2.0, "asks about the documentation"),
+        )
+        .literals(
+            &[
+                "avap", "built-in", "builtin", "native", "nativa", "nativo", "standard library",
+                "libreria estandar", "syntax", "sintaxis", "operator", "operators", "operadores",
+                "keyword", "keywords", "reserved", "interpreter", "interprete", "runtime",
+                "runtimes", "parser", "data types", "tipos de datos", "case sensitive",
+                "mayusculas y minusculas", "scope", "ambito", "zero-based", "one-based",
+                "how do i", "how do you", "how can i", "how does", "how is", "how are",
+                "what does", "what do", "difference between", "diferencia", "que diferencia",
+                "que hace", "que devuelve", "que pasa si", "what happens", "is there a",
+                "is there any", "are there", "hay alguna", "hay algun", "hay un", "existe",
+                "se puede", "se pueden", "can i", "como se", "como hago", "como paso",
+                "como convierto", "como cambio", "como recibo", "como leo", "como funciona",
+                "return value", "give back", "default", "por defecto", "para que sirve", "what is",
+                "que es", "when would i use", "recommended way", "forma de", "equivalent",
+                "equivalente", "variable", "variables", "string", "list", "lista", "type",
+                "types", "declare", "declara", "declarar", "what arguments", "parameters",
+                "parametros", "timezone", "format", "formato", "exactly", "exactamente",
+                "behaviour", "behavior", "retry by itself", "does", "do i",
+                "which", "cual", "cuales", "que funciones", "which functions", "the language",
+                "el lenguaje", "implicitly", "maximum", "maximo", "upper bound", "largest",
+                "nesting", "recursion", "recursion depth", "encoding", "case", "compiled",
+                "interpreted", "mean", "means", "significa", "argument", "arguments",
+                "que usaste", "you used", "did you use", "se escribe", "como se escribe",
+                "how do i write", "how do you write", "how is it written", "thread safe",
+                "thread-safe", "compatible", "deprecated", "obsoleto", "async", "blocking",
+                "performance", "efficient", "case insensitive", "null", "empty", "unicode",
+                "utf-8", "available", "disponible", "funciona con", "funciona tambien",
+                "work with", "works with", "sintaxis de", "where can i find", "donde encuentro",
+                "donde puedo encontrar",
+            ],
+            cue("language_question", LANG, 1.0, "asks about the language or library"),
+        )
+        // -------------------------------------------------------------
+        // CONVERSATIONAL: greetings, thanks, acknowledgements.
+        .literals(
+            &[
+                "hi", "hello", "hey", "hola", "buenas", "buenos dias", "buenas tardes",
+                "buenas noches", "good morning", "good afternoon", "good evening", "yo",
+                "hello again", "hola otra vez", "vuelvo a la carga", "thanks", "thank you", "thx",
+                "ty", "cheers", "gracias", "mil gracias", "muchas gracias", "appreciate",
+                "great", "genial", "perfect", "perfecto", "nice", "cool", "awesome", "ok", "okay",
+                "vale", "got it", "understood", "entendido", "de acuerdo", "sounds good",
+                "makes sense", "fair enough", "lol", "haha", "jajaja", "jaja", "bye", "see you",
+                "hasta luego", "hasta manana", "adios", "buen finde", "un saludo", "never mind",
+                "nevermind", "nada", "olvidalo", "no te preocupes", "sorry", "perdona", "perdon",
+                "wrong window", "wrong chat", "me equivoque", "ignore that", "ignore my last",
+                "start over", "empezar de nuevo", "lo pruebo", "te digo", "let me think",
+                "come back later", "that's all", "that's everything", "con esto ya",
+                "suficiente por hoy", "ya funciona!", "funciona perfecto", "it works", "that worked", "works now",
+                "ya funciona", "me has salvado", "saved me", "helpful", "crack", "claro",
+                "me ha quedado claro", "clear", "very clear", "done", "listo", "entonces",
+                "ya lo he resuelto", "that helps", "brb", "cheers", "🙏", "😊", "no worries",
+                "exactly what i needed", "much better", "better answer", "patience", "paciencia",
+                "morning", "hiya", "howdy", "hey there", "saludos", "que hay", "many thanks",
+                "much appreciated", "tysm", "muy amable", "te agradezco", "alright", "all right",
+                "sure", "yep", "yes", "nope", "go ahead", "adelante", "excellent", "excelente",
+                "brilliant", "amazing", "wonderful", "estupendo", "guay", "de lujo",
+                "good job", "well done", "buen trabajo", "you rock", "me sirve", "useful",
+                "util", "i'm back", "ya estoy", "one sec", "un momento", "espera", "exhausted",
+                "tired", "cansado", "long day",
+            ],
+            cue("social", SOCIAL, 3.0, "a greeting, thanks or acknowledgement"),
+        )
+        // CONVERSATIONAL: reformulate or continue the previous answer.
+        .literals(
+            &[
+                "shorter", "mas corto", "too long", "muy largo", "resumelo", "resumemelo",
+                "summarize what", "summarise what", "in one sentence", "en una frase",
+                "en dos lineas", "two lines", "three sentences", "key point", "tl;dr",
+                "bullet points", "bullet", "numbered list", "as a list", "in a list",
+                "en una lista", "en forma de tabla", "in a table", "put that in a table",
+                "rephrase", "reword", "reformula", "de otra forma", "de otra manera", "otra vez",
+                "again", "repeat", "repite", "say it", "dimelo", "in english", "en ingles",
+                "in spanish", "en espanol", "in plain words", "simpler", "more simply",
+                "mas sencillas", "mas sencillo", "mas despacio", "slower", "like i'm", "como si",
+                "nino", "non-technical", "without the jargon", "sin codigo", "no code",
+                "analogy", "analogia", "ejemplo de la vida real", "more formal", "mas formal",
+                "bold", "negrita", "email to my team", "your answer", "tu respuesta",
+                "the last answer", "la ultima respuesta", "last answer", "previous answer",
+                "what you changed", "you just wrote", "the code you", "expand on", "expand a bit",
+                "your second point", "go over that", "didn't get", "don't get", "i still don't",
+                "no entendi", "no lo pillo", "no te sigo", "que quiere decir", "yes or no",
+                "si o no", "first step again", "one more time", "final sentence",
+                "skip the explanation", "explain that", "explain it", "explicamelo",
+                "explicalo", "explicame eso", "explicame lo", "say that", "cut it down",
+                "pasamelo en", "ponlo en", "me lo pones", "me lo repites", "lo resumes",
+                "hazlo mas", "palabras mas", "sin ejemplos", "for a non", "lo que hemos hablado",
+                "hemos hablado", "in two bullet", "se me ha borrado", "closed the tab", "concise",
+                "more concise", "mas conciso", "less technical", "menos tecnico", "more detail",
+                "mas detalle", "more detailed", "shorter version", "longer", "mas largo",
+                "your explanation", "tu explicacion", "your last message", "tu ultimo mensaje",
+                "your reply", "your response", "into german", "in german", "en aleman",
+                "al aleman", "al ingles", "al espanol", "to english", "to spanish", "in french",
+                "en frances", "traducelo", "i don't understand", "don't understand", "no entiendo",
+                "no lo entiendo", "clarify", "aclara", "aclaralo", "what do you mean",
+                "que quieres decir", "a que te refieres", "what did you mean", "go on", "sigue",
+                "continua", "keep going", "continue", "en vinetas", "en puntos", "un solo parrafo",
+                "one paragraph", "en un parrafo", "like i'm five", "eli5", "for a beginner",
+                "para principiantes", "resume lo que", "lo que me has dicho", "what you said",
+                "not what i meant", "that's not what i", "no es lo que", "i meant", "quise decir",
+                "me referia", "resumen de lo que", "me has explicado", "you explained",
+                "you told me", "what you explained", "hazme un resumen de lo",
+            ],
+            cue("reformulate", REFORM, 3.0, "asks to reformulate or continue the answer"),
+        )
+        // CONVERSATIONAL: small talk, questions about the assistant.
+        .literals(
+            &[
+                "who are you", "your name", "como te llamas", "quien eres", "are you a bot",
+                "a bot or", "are you a person", "eres una persona", "una ia", "an ai",
+                "hablas", "what can you", "help me with", "que sabes hacer", "what kinds of things",
+                "how's your day", "how are you", "que tal", "que tal estas", "weekend plans",
+                "weekend", "calor", "are you there", "estas ahi", "is it ok if i ask", "you're very",
+                "you are very", "any weekend", "model are you", "que modelo eres", "are you gpt",
+                "are you chatgpt", "who made you", "who created you", "who built you",
+                "quien te ha creado", "quien te creo", "te ha creado", "a joke", "un chiste",
+                "do you speak", "can you speak", "your favourite", "your favorite", "tu favorito",
+                "tu favorita", "do you like", "te gusta", "nice to meet", "encantado",
+                "frustrating", "frustrante",
+            ],
+            cue("small_talk", META, 3.0, "small talk or a question about the assistant"),
+        )
+        // -------------------------------------------------------------
+        // References to earlier turns (RC-03), and topic switches.
+        .literals(
+            &[
+                "that function", "that snippet", "that code", "that endpoint", "that answer",
+                "that part", "that one", "that again", "that last", "that case", "to that",
+                "with that", "of that", "about that", "on that", "for that", "from that",
+                "like that", "in that", "is that", "does that", "was that", "that's", "put that",
+                "do that", "break that", "say that",
+                "that instead", "in it",
+                "does it", "with it", "to it", "on it", "of it", "explain it", "say it", "the same",
+                "same thing", "the previous", "the last one", "the first one",
+                "the second one", "the other one", "the second version", "the other file",
+                "above", "there", "lo mismo", "eso mismo", "lo anterior", "el anterior",
+                "la anterior", "eso", "esa funcion", "ese codigo", "ese endpoint", "con eso",
+                "de eso", "y eso", "en eso", "a eso", "esto", "hazlo", "ponlo", "dimelo",
+                "pasamelo", "resumelo", "escribelo", "explicamelo", "repitelo",
+                "me lo", "se lo", "la de", "el de", "last month", "el mes pasado", "yesterday",
+                "ayer", "by endpoint", "por endpoint", "same with", "the other",
+                "el otro", "la otra", "los otros", "before", "antes", "earlier", "previous",
+            ],
+            cue("reference", REF, 0.0, "refers to an earlier turn"),
+        )
+        .literals(
+            &[
+                "fix it", "fix that", "make it", "make that", "use it", "using it", "use that",
+                "turn that", "turn it", "change it", "change that", "do the same", "same for",
+                "the same but", "now the same", "do it for", "lo mismo para", "lo mismo en",
+                "hazlo para", "haz lo mismo", "arreglalo", "corrigelo", "cambialo", "optimizalo",
+                "conviertelo", "anadele", "anadelo", "ponle", "how would that look",
+                "how would it look", "what would that look like", "what would it look like",
+            ],
+            cue("reference_code", REF_CODE, 1.5, "asks to change the earlier code"),
+        )
+        .literals(
+            &[
+                "different topic", "different question", "otra cosa", "by the way", "por cierto",
+                "unrelated", "new question", "cambiando de tema", "another question",
+                "otra pregunta", "quick one", "pregunta rapida",
+            ],
+            cue("topic_switch", SWITCH, 0.0, "switches topic"),
+        )
+        .build()?;
+    let starts = CueSet::builder()
+        .literals(
+            &[
+                "^ and",
+                "^ y",
+                "^ ok and",
+                "^ ok, and",
+                "^ ¿y",
+                "^ now",
+                "^ ok now",
+                "^ ok, now",
+                "^ ahora",
+                "^ also",
+                "^ what about",
+                "^ vale, ¿y",
+                "^ vale, y",
+            ],
+            cue("reference", REF, 0.0, "refers to an earlier turn"),
+        )
+        .literals(
+            &["^ how", "^ can", "^ could", "^ should", "^ ¿", "^ como"],
+            cue("question_opening", QUESTION, 0.0, "opens a question"),
+        )
+        .literals(
+            &[
+                "^ what",
+                "^ what's",
+                "^ whats",
+                "^ which",
+                "^ why",
+                "^ where",
+                "^ when",
+                "^ is",
+                "^ are",
+                "^ does",
+                "^ do",
+                "^ que",
+                "^ cual",
+                "^ donde",
+                "^ cuando",
+                "^ por que",
+                "^ hay",
+                "^ es",
+                "^ ¿que",
+                "^ ¿cual",
+                "^ ¿donde",
+                "^ ¿cuando",
+                "^ ¿por que",
+                "^ ¿hay",
+                "^ ¿es",
+                "^ ¿existe",
+            ],
+            cue(
+                "question_opening",
+                HOWTO,
+                0.0,
+                "opens a question about something",
+            ),
+        )
+        .literals(
+            &[
+                "^ how do i",
+                "^ how can i",
+                "^ how do you",
+                "^ how would i",
+                "^ how to",
+                "^ how should i",
+                "^ how do we",
+                "^ how can we",
+                "^ is it possible",
+                "^ ¿como",
+                "^ como",
+                "^ ¿se puede",
+                "^ se puede",
+                "^ ¿puedo",
+                "^ can i",
+                "^ what's the best way",
+                "^ what is the best way",
+                "^ what's the recommended way",
+            ],
+            cue("howto_question", HOWTO, 0.0, "asks how to do something"),
+        )
+        .build()?;
+    Ok((set, starts))
+}
+
+/// What the heuristic decided, before the router adds slots and models.
+#[derive(Debug, Clone)]
+pub(crate) struct Analysis {
+    pub label: QueryType,
+    pub rule: RouteRule,
+    pub confidence: f32,
+    pub ambiguous: bool,
+    pub reasons: Vec<Reason>,
+    pub resolved: Option<IntentEntry>,
+}
+
+/// The compiled default strategy.
+#[derive(Debug, Clone)]
+pub(crate) struct Heuristic {
+    cues: CueSet,
+    starts: CueSet,
+    figure: Regex,
+}
+
+/// Per-type scores, in [`QueryType::ALL`] order.
+type Scores = [f32; 4];
+
+fn idx(t: QueryType) -> usize {
+    t.index()
+}
+
+impl Heuristic {
+    pub(crate) fn new() -> Result<Self, Error> {
+        let figure =
+            Regex::new(r"\d[\d.,]*\s*(?:gb|mb|k)?\s*(?:of|de|/)\s*(?:my |mis |the |los |las )?\d")
+                .map_err(|e| {
+                    Error::Core(tact_core::CoreError::Pattern {
+                        pattern: "usage figure".into(),
+                        message: e.to_string(),
+                    })
+                })?;
+        let (cues, starts) = build_cues()?;
+        Ok(Self {
+            cues,
+            starts,
+            figure,
+        })
+    }
+
+    /// Classifies a message (`raw`, and `text` its normalized form) with
+    /// the history window.
+    pub(crate) fn analyze(&self, raw: &str, text: &str, history: &[IntentEntry]) -> Analysis {
+        let head = crate::opening::opening(text);
+        let head_hits = self.starts.hits(&head);
+        let hits = self.cues.hits(text);
+        let found: Vec<(&Cue, &str)> = head_hits
+            .iter()
+            .map(|h| (h.cue, h.matched(&head)))
+            .chain(hits.iter().map(|h| (h.cue, h.matched(text))))
+            .collect();
+        let mut sums = [0.0f32; 32];
+        let mut counts = [0u8; 32];
+        for (cue, _) in &found {
+            let t = usize::from(cue.tag) & 31;
+            sums[t] += cue.weight;
+            counts[t] = counts[t].saturating_add(1);
+        }
+        let has = |t: u16| counts[usize::from(t) & 31] > 0;
+        let sum = |t: u16| sums[usize::from(t) & 31];
+
+        let shape = Shape::of(raw);
+        let words = text.split_ascii_whitespace().count();
+        let percent = raw.contains('%');
+        let figure = shape.digits && self.figure.is_match(text);
+        let usage_figure = has(tag::USAGE) && (percent || figure);
+
+        // CODE_GENERATION evidence.
+        let howto = has(tag::HOWTO);
+        let verb = (has(tag::CODE_VERB) || has(tag::REF_CODE)) && !howto;
+        let snippet = shape.code_chars >= 3 || shape.multiline;
+        // RC-03: a reference ("that", "eso", "lo anterior") points at the
+        // last non-conversational turn of the window.
+        let referent = if (has(tag::REF) || has(tag::REF_CODE)) && !has(tag::SWITCH) {
+            history
+                .iter()
+                .rev()
+                .find(|e| e.kind != QueryType::Conversational)
+                .or(history.last())
+        } else {
+            None
+        };
+        // A code verb applied to earlier code ("add sorting to that").
+        let code_edit = verb && referent.is_some_and(|r| r.kind == QueryType::CodeGeneration);
+        let code_request =
+            code_edit || (verb && (has(tag::ARTIFACT) || has(tag::SPEC) || snippet || shape.ident));
+        let mut s: Scores = [0.0; 4];
+        let code = &mut s[idx(QueryType::CodeGeneration)];
+        let verbs = (sum(tag::CODE_VERB) + sum(tag::REF_CODE)).min(3.0);
+        *code += if howto { verbs * 0.3 } else { verbs } + sum(tag::SPEC).min(2.0);
+        let artifact_factor = match (verb, shape.question) {
+            (true, _) => 1.0,
+            (false, false) => 0.4,
+            (false, true) => 0.0,
+        };
+        *code += sum(tag::ARTIFACT).min(2.0) * artifact_factor;
+        if snippet {
+            *code += SNIPPET_WEIGHT;
+        } else if shape.call {
+            *code += CALL_WEIGHT;
+        }
+        if shape.snake {
+            *code += 0.5;
+        }
+        if verb && shape.ident {
+            // "write the ormAccessSelect for it": the API named is the code to write.
+            *code += IDENT_WEIGHT;
+        }
+
+        // PLATFORM evidence and the RC-02 signal.
+        let lookalike = code_request || has(tag::LOOKALIKE) || shape.ident;
+        let mine = has(tag::MINE);
+        let signal = mine || (!lookalike && usage_figure);
+        let mut plat = sum(tag::MINE) + sum(tag::ACCOUNT).min(4.0) + sum(tag::PLAT).min(3.0);
+        if usage_figure {
+            plat += 2.0;
+        }
+        if lookalike && !mine {
+            plat *= LOOKALIKE_FACTOR;
+        }
+        s[idx(QueryType::Platform)] = plat;
+
+        // RETRIEVAL evidence.
+        let question = shape.question || has(tag::QUESTION) || howto;
+        let retr = &mut s[idx(QueryType::Retrieval)];
+        *retr += sum(tag::DOC).min(4.0) + sum(tag::LANG).min(3.0);
+        if shape.ident {
+            *retr += IDENT_WEIGHT;
+        }
+        if question {
+            *retr += QUESTION_WEIGHT;
+        }
+
+        // CONVERSATIONAL evidence.
+        // Thanks or "ok" before a real request do not make it small talk.
+        let other_intent = code_request || mine || question;
+        let social = sum(tag::SOCIAL).min(4.0)
+            * if other_intent {
+                LONG_SOCIAL_FACTOR
+            } else {
+                1.0
+            };
+        let conv = &mut s[idx(QueryType::Conversational)];
+        let reform = sum(tag::REFORM).min(6.0) * if code_request { 0.5 } else { 1.0 };
+        *conv += social + reform + sum(tag::META).min(4.0);
+        if !question && words <= 3 {
+            *conv += 0.5;
+        }
+
+        let content = s;
+        let content_evidence: f32 = content.iter().sum();
+        let (content_top, content_second) = top_two(&content);
+        let (_, content_ambiguous) =
+            CALIBRATION.confidence(content_top, content_second, content_evidence);
+
+        // RC-03: a reference resolves to the last non-conversational turn.
+        // The referent decides only what the content leaves open.
+        let referent = referent.filter(|_| content_ambiguous);
+        if let Some(r) = referent {
+            s[idx(r.kind)] += REFERENCE_BONUS;
+        }
+
+        tracing::trace!(
+            target: "tact::route",
+            retrieval = content[0],
+            code = content[1],
+            conversational = content[2],
+            platform = content[3],
+            signal,
+            lookalike,
+            content_ambiguous,
+            referent = ?referent.map(|r| r.kind),
+            "route scores"
+        );
+        let (label, rule) = if signal {
+            (QueryType::Platform, RouteRule::PlatformSignal)
+        } else {
+            let best = argmax(&s);
+            if content_evidence < 0.5 && referent.is_none() {
+                let fallback = if question {
+                    QueryType::Retrieval
+                } else {
+                    QueryType::Conversational
+                };
+                (fallback, RouteRule::Fallback)
+            } else if referent.is_some_and(|r| r.kind == best) {
+                (best, RouteRule::HistoryReference)
+            } else {
+                (best, RouteRule::Content)
+            }
+        };
+
+        let top = s[idx(label)];
+        let second = s
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != idx(label))
+            .map(|(_, v)| *v)
+            .fold(0.0f32, f32::max);
+        let total: f32 = s.iter().sum();
+        let (mut confidence, ambiguous) = CALIBRATION.confidence(top, second, total);
+        let ambiguous = ambiguous && rule != RouteRule::PlatformSignal;
+        if rule == RouteRule::PlatformSignal {
+            confidence = confidence.max(0.9);
+        }
+
+        let mut reasons = reasons(&found, label);
+        if usage_figure && label == QueryType::Platform {
+            reasons.insert(
+                0,
+                Reason::new(
+                    "usage_figure",
+                    "a usage percentage or figure of the account",
+                    2.0,
+                ),
+            );
+        }
+        if snippet && label == QueryType::CodeGeneration {
+            reasons.push(Reason::new(
+                "code_snippet",
+                "carries a code snippet",
+                SNIPPET_WEIGHT,
+            ));
+        }
+        if shape.ident && label == QueryType::Retrieval {
+            reasons.push(Reason::new(
+                "api_identifier",
+                "names an API identifier",
+                IDENT_WEIGHT,
+            ));
+        }
+        if lookalike && !mine && label != QueryType::Platform && plat > 0.0 {
+            reasons.push(Reason::new(
+                "platform_lookalike",
+                "account words describe the user's own app or a code requirement, not their account",
+                0.0,
+            ));
+        }
+        let resolved = referent.cloned();
+        if let Some(r) = &resolved {
+            let weight = if r.kind == label {
+                REFERENCE_BONUS
+            } else {
+                0.0
+            };
+            reasons.push(Reason::new(
+                "history_reference",
+                format!("refers back to [{}] \"{}\"", r.kind, r.snippet),
+                weight,
+            ));
+        }
+        if rule == RouteRule::Fallback {
+            reasons.push(Reason::new(
+                "fallback",
+                if question {
+                    "no cue: a question goes to RETRIEVAL"
+                } else {
+                    "no cue: a remark goes to CONVERSATIONAL"
+                },
+                0.0,
+            ));
+        }
+        if reasons.is_empty() {
+            reasons.push(Reason::new("scores", "the highest score decided", 0.0));
+        }
+        Analysis {
+            label,
+            rule,
+            confidence,
+            ambiguous,
+            reasons,
+            resolved,
+        }
+    }
+}
+
+/// The highest and second-highest scores.
+fn top_two(s: &Scores) -> (f32, f32) {
+    let mut top = 0.0f32;
+    let mut second = 0.0f32;
+    for &v in s {
+        if v > top {
+            second = top;
+            top = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    (top, second)
+}
+
+/// The first type with the highest score, in [`QueryType::ALL`] order.
+fn argmax(s: &Scores) -> QueryType {
+    let mut best = QueryType::Retrieval;
+    let mut best_score = f32::NEG_INFINITY;
+    for &t in QueryType::ALL {
+        let v = s[idx(t)];
+        if v > best_score {
+            best = t;
+            best_score = v;
+        }
+    }
+    best
+}
+
+/// Which type a cue tag speaks for.
+fn type_of(tag: u16) -> Option<QueryType> {
+    Some(match tag {
+        tag::MINE | tag::ACCOUNT | tag::PLAT | tag::USAGE => QueryType::Platform,
+        tag::CODE_VERB | tag::ARTIFACT | tag::SPEC | tag::REF_CODE => QueryType::CodeGeneration,
+        tag::DOC | tag::LANG | tag::HOWTO | tag::QUESTION => QueryType::Retrieval,
+        tag::SOCIAL | tag::REFORM | tag::META => QueryType::Conversational,
+        _ => return None,
+    })
+}
+
+/// The cues that speak for the decided type, strongest first (at most 6).
+fn reasons(found: &[(&Cue, &str)], label: QueryType) -> Vec<Reason> {
+    let mut picked: Vec<&(&Cue, &str)> = found
+        .iter()
+        .filter(|(cue, _)| type_of(cue.tag) == Some(label) && cue.weight > 0.0)
+        .collect();
+    picked.sort_by(|a, b| b.0.weight.total_cmp(&a.0.weight));
+    picked.truncate(6);
+    picked
+        .into_iter()
+        .map(|(cue, matched)| {
+            let m = matched.trim_start_matches("^ ");
+            Reason::new(cue.name, format!("{}: `{m}`", cue.explanation), cue.weight)
+        })
+        .collect()
+}
+
+/// Structural features of the raw message.
+#[derive(Debug, Default, Clone, Copy)]
+struct Shape {
+    /// Characters typical of code: `(){}[]=;<>|`.
+    code_chars: usize,
+    /// A line break followed by more text.
+    multiline: bool,
+    /// A camelCase identifier (`addVar`, `RequestGet`).
+    ident: bool,
+    /// A snake_case identifier (`api_calls`, `_status`).
+    snake: bool,
+    /// An identifier directly followed by `(`: an inline call.
+    call: bool,
+    /// A question mark or an opening `¿`.
+    question: bool,
+    /// Any ASCII digit.
+    digits: bool,
+}
+
+impl Shape {
+    fn of(raw: &str) -> Self {
+        let mut s = Shape::default();
+        let bytes = raw.as_bytes();
+        let mut prev = 0u8;
+        let mut newline = false;
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'(' if prev.is_ascii_alphanumeric() && (s.ident || s.snake) => {
+                    s.code_chars += 1;
+                    s.call = true;
+                }
+                b'(' | b')' | b'{' | b'}' | b'[' | b']' | b'=' | b';' | b'<' | b'>' | b'|' => {
+                    s.code_chars += 1;
+                }
+                b'\n' => newline = true,
+                b'?' => s.question = true,
+                b'0'..=b'9' => s.digits = true,
+                b'A'..=b'Z' if prev.is_ascii_lowercase() => s.ident = true,
+                b'_' if bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
+                    && (prev.is_ascii_alphabetic() || prev == 0 || prev == b' ') =>
+                {
+                    s.snake = true;
+                }
+                _ => {}
+            }
+            if newline && !b.is_ascii_whitespace() {
+                s.multiline = true;
+            }
+            prev = b;
+        }
+        if raw.contains('¿') {
+            s.question = true;
+        }
+        s
+    }
+}

@@ -1,0 +1,163 @@
+//! `tact route`: route user messages to a pipeline and model slot under
+//! the routing contract, one at a time (with an optional history file) or
+//! in batches; output as text or JSON lines.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use tact_classifiers::route::{ModelSlots, Router, Strategy};
+use tact_types::dataset::RouteQuery;
+use tact_types::{IntentEntry, Label, RouteDecision};
+
+/// Arguments of `tact route`.
+#[derive(clap::Args, Debug)]
+pub struct RouteArgs {
+    /// The new user message (omit with --file).
+    pub message: Option<String>,
+    /// The session's earlier turns, oldest first: a JSON array of
+    /// `{"type": ..., "snippet": ...}`, or one such object per line.
+    #[arg(long, conflicts_with = "file")]
+    pub history: Option<PathBuf>,
+    /// Route every line of FILE: plain text (one message per line) or
+    /// JSONL objects with `text` and optional `history` and `id`.
+    #[arg(long, conflicts_with = "message")]
+    pub file: Option<PathBuf>,
+    /// Strategy: heuristic (default) or seed.
+    #[arg(long, default_value = "heuristic")]
+    pub strategy: String,
+    /// Registered platform prefixes (RC-01), replacing the default; repeat
+    /// the flag for several.
+    #[arg(long = "prefix", value_name = "PREFIX")]
+    pub prefixes: Vec<String>,
+    /// Print the classifier prompt the message would get instead of
+    /// routing it (for hosts that still ask an LLM).
+    #[arg(long, conflicts_with_all = ["file", "json"])]
+    pub prompt: bool,
+    /// Print JSON (one object per line in batch mode).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Builds the router of `args` with the given model slots (read from the
+/// environment by `main`, injected by tests).
+pub fn router(args: &RouteArgs, slots: ModelSlots) -> Result<Router> {
+    let strategy: Strategy = args.strategy.parse()?;
+    let mut b = Router::builder().strategy(strategy).model_slots(slots);
+    if !args.prefixes.is_empty() {
+        b = b.platform_prefixes(args.prefixes.iter().cloned());
+    }
+    Ok(b.build()?)
+}
+
+/// Reads a history file: a JSON array of entries, or one entry per line
+/// (blank and `//` lines skipped). Errors name the file and, for JSONL,
+/// the line.
+pub fn read_history(path: &Path) -> Result<Vec<IntentEntry>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if text.trim_start().starts_with('[') {
+        return serde_json::from_str(&text)
+            .with_context(|| format!("{}: not a JSON array of history entries", path.display()));
+    }
+    let lines = tact_core::dataset::parse_jsonl::<IntentEntry>(&path.display().to_string(), &text)?;
+    Ok(lines.into_iter().map(|l| l.record).collect())
+}
+
+fn text_line(message: &str, d: &RouteDecision) -> String {
+    let reasons: Vec<&str> = d
+        .classification
+        .reasons
+        .iter()
+        .map(|r| r.detail.as_ref())
+        .collect();
+    let model = match &d.model {
+        Some(m) => format!("{} ({m})", d.model_slot),
+        None => d.model_slot.to_string(),
+    };
+    format!(
+        "{:<15} {:.2}{}  {}\n                rule: {}; model slot: {model}; retrieval: {}\n                because: {}",
+        d.label().as_str(),
+        d.confidence(),
+        if d.ambiguous { " (ambiguous)" } else { "" },
+        message.replace('\n', " "),
+        d.rule,
+        if d.needs_retrieval { "yes" } else { "no" },
+        reasons.join("; ")
+    )
+}
+
+/// Runs `tact route`.
+pub fn run(args: &RouteArgs, router: &Router, out: &mut impl Write) -> Result<()> {
+    if let Some(path) = &args.file {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        return run_batch(
+            router,
+            std::io::BufReader::new(file),
+            &path.display().to_string(),
+            args.json,
+            out,
+        );
+    }
+    let Some(message) = &args.message else {
+        bail!("give a MESSAGE or --file FILE");
+    };
+    let history = match &args.history {
+        Some(p) => read_history(p)?,
+        None => Vec::new(),
+    };
+    if args.prompt {
+        writeln!(out, "{}", router.prompt(message, &history))?;
+        return Ok(());
+    }
+    let d = router.route(message, &history);
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&d)?)?;
+    } else {
+        writeln!(out, "{}", text_line(message, &d))?;
+    }
+    Ok(())
+}
+
+/// Streams one result per input line. A JSONL line that does not parse is
+/// an error naming the source and line; blank lines are skipped.
+fn run_batch(
+    router: &Router,
+    reader: impl BufRead,
+    source: &str,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("{source}:{}: cannot read", i + 1))?;
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let query = if trimmed.starts_with('{') {
+            serde_json::from_str::<RouteQuery>(trimmed)
+                .with_context(|| format!("{source}:{}: invalid JSON line", i + 1))?
+        } else {
+            RouteQuery {
+                id: None,
+                text: trimmed.to_owned(),
+                history: Vec::new(),
+            }
+        };
+        let d = router.route(&query.text, &query.history);
+        if json {
+            let mut v = serde_json::to_value(&d)?;
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert("line".into(), (i + 1).into());
+                obj.insert("id".into(), query.id.clone().into());
+                obj.insert("text".into(), query.text.clone().into());
+            }
+            writeln!(out, "{v}")?;
+        } else {
+            writeln!(out, "{}", text_line(&query.text, &d))?;
+        }
+        out.flush()?;
+    }
+    Ok(())
+}
