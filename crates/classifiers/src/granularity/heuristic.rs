@@ -564,7 +564,7 @@ fn reasons(found: &[(&Cue, &str)], label: Granularity, digits: bool, values: f32
     let mut out: Vec<Reason> = signed
         .into_iter()
         .map(|(cue, matched, weight)| {
-            let matched = matched.trim_start_matches("^ ");
+            let matched = matched.strip_prefix("^ ").unwrap_or(matched);
             Reason::new(
                 cue.name,
                 format!("{}: `{matched}`", cue.explanation),

@@ -579,14 +579,15 @@ fn idx(t: QueryType) -> usize {
 
 impl Heuristic {
     pub(crate) fn new() -> Result<Self, Error> {
-        let figure =
-            Regex::new(r"\d[\d.,]*\s*(?:gb|mb|k)?\s*(?:of|de|/)\s*(?:my |mis |the |los |las )?\d")
-                .map_err(|e| {
-                    Error::Core(tact_core::CoreError::Pattern {
-                        pattern: "usage figure".into(),
-                        message: e.to_string(),
-                    })
-                })?;
+        let figure = Regex::new(
+            r"[0-9][0-9.,]* ?(?:gb|mb|k)? ?(?:of|de|/) ?(?:my |mis |the |los |las )?[0-9]",
+        )
+        .map_err(|e| {
+            Error::Core(tact_core::CoreError::Pattern {
+                pattern: "usage figure".into(),
+                message: e.to_string(),
+            })
+        })?;
         let (cues, starts) = build_cues()?;
         Ok(Self {
             cues,
@@ -617,10 +618,16 @@ impl Heuristic {
         let sum = |t: u16| sums[usize::from(t) & 31];
 
         let shape = Shape::of(raw);
-        let words = text.split_ascii_whitespace().count();
+        // Normalized text separates words by single spaces.
+        let words = if text.is_empty() {
+            0
+        } else {
+            1 + text.bytes().filter(|&b| b == b' ').count()
+        };
         let percent = raw.contains('%');
-        let figure = shape.digits && self.figure.is_match(text);
-        let usage_figure = has(tag::USAGE) && (percent || figure);
+        // The figure regex runs only when a usage word makes it matter.
+        let usage_figure =
+            has(tag::USAGE) && (percent || (shape.digits && self.figure.is_match(text)));
 
         // CODE_GENERATION evidence.
         let howto = has(tag::HOWTO);
@@ -871,18 +878,22 @@ fn type_of(tag: u16) -> Option<QueryType> {
     })
 }
 
-/// The cues that speak for the decided type, strongest first (at most 6).
+/// Most cue reasons reported (the strongest).
+const MAX_REASONS: usize = 5;
+
+/// The cues that speak for the decided type, strongest first (at most
+/// [`MAX_REASONS`]).
 fn reasons(found: &[(&Cue, &str)], label: QueryType) -> Vec<Reason> {
     let mut picked: Vec<&(&Cue, &str)> = found
         .iter()
         .filter(|(cue, _)| type_of(cue.tag) == Some(label) && cue.weight > 0.0)
         .collect();
     picked.sort_by(|a, b| b.0.weight.total_cmp(&a.0.weight));
-    picked.truncate(6);
+    picked.truncate(MAX_REASONS);
     picked
         .into_iter()
         .map(|(cue, matched)| {
-            let m = matched.trim_start_matches("^ ");
+            let m = matched.strip_prefix("^ ").unwrap_or(matched);
             Reason::new(cue.name, format!("{}: `{m}`", cue.explanation), cue.weight)
         })
         .collect()
@@ -907,40 +918,74 @@ struct Shape {
     digits: bool,
 }
 
+/// Byte classes for [`Shape::of`].
+mod class {
+    pub const CODE: u8 = 1;
+    pub const PAREN: u8 = 2;
+    pub const QMARK: u8 = 4;
+    pub const DIGIT: u8 = 8;
+    pub const UPPER: u8 = 16;
+    pub const LOWER: u8 = 32;
+    pub const NEWLINE: u8 = 64;
+    pub const SPACE: u8 = 128;
+}
+
+/// The class bits of every byte.
+const CLASSES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        t[i] = match b {
+            b'(' => class::CODE | class::PAREN,
+            b')' | b'{' | b'}' | b'[' | b']' | b'=' | b';' | b'<' | b'>' | b'|' => class::CODE,
+            b'?' => class::QMARK,
+            b'0'..=b'9' => class::DIGIT,
+            b'A'..=b'Z' => class::UPPER,
+            b'a'..=b'z' => class::LOWER,
+            b'\n' => class::NEWLINE | class::SPACE,
+            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => class::SPACE,
+            _ => 0,
+        };
+        i += 1;
+    }
+    t
+};
+
 impl Shape {
     fn of(raw: &str) -> Self {
         let mut s = Shape::default();
         let bytes = raw.as_bytes();
+        let mut seen = 0u8;
         let mut prev = 0u8;
         let mut newline = false;
         for (i, &b) in bytes.iter().enumerate() {
-            match b {
-                b'(' if prev.is_ascii_alphanumeric() && (s.ident || s.snake) => {
-                    s.code_chars += 1;
-                    s.call = true;
-                }
-                b'(' | b')' | b'{' | b'}' | b'[' | b']' | b'=' | b';' | b'<' | b'>' | b'|' => {
-                    s.code_chars += 1;
-                }
-                b'\n' => newline = true,
-                b'?' => s.question = true,
-                b'0'..=b'9' => s.digits = true,
-                b'A'..=b'Z' if prev.is_ascii_lowercase() => s.ident = true,
-                b'_' if bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
-                    && (prev.is_ascii_alphabetic() || prev == 0 || prev == b' ') =>
-                {
-                    s.snake = true;
-                }
-                _ => {}
+            let c = CLASSES[usize::from(b)];
+            seen |= c;
+            s.code_chars += usize::from(c & class::CODE != 0);
+            if c & class::UPPER != 0 && prev & class::LOWER != 0 {
+                s.ident = true;
             }
-            if newline && !b.is_ascii_whitespace() {
+            if c & class::PAREN != 0
+                && prev & (class::LOWER | class::UPPER | class::DIGIT) != 0
+                && (s.ident || s.snake)
+            {
+                s.call = true;
+            }
+            if b == b'_'
+                && bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
+                && (prev & (class::LOWER | class::UPPER | class::SPACE) != 0 || i == 0)
+            {
+                s.snake = true;
+            }
+            if newline && c & class::SPACE == 0 {
                 s.multiline = true;
             }
-            prev = b;
+            newline |= c & class::NEWLINE != 0;
+            prev = c;
         }
-        if raw.contains('¿') {
-            s.question = true;
-        }
+        s.question = seen & class::QMARK != 0 || raw.contains('¿');
+        s.digits = seen & class::DIGIT != 0;
         s
     }
 }

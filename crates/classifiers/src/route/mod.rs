@@ -186,9 +186,24 @@ impl RouterBuilder {
             Strategy::Heuristic => Some(heuristic::Heuristic::new()?),
             Strategy::Seed => None,
         };
+        // One literal alternation, searched with the regex crate's
+        // precomputed substring finders: `str::contains` would rebuild its
+        // searcher on every message.
+        let prefix_finder = if prefixes.is_empty() {
+            None
+        } else {
+            let alternation: Vec<String> = prefixes.iter().map(|p| regex::escape(p)).collect();
+            Some(regex::Regex::new(&alternation.join("|")).map_err(|e| {
+                Error::Core(tact_core::CoreError::Pattern {
+                    pattern: "<platform prefixes>".into(),
+                    message: e.to_string(),
+                })
+            })?)
+        };
         Ok(Router {
             strategy: self.strategy,
             prefixes,
+            prefix_finder,
             slots: self.slots,
             heuristic,
         })
@@ -201,6 +216,7 @@ impl RouterBuilder {
 pub struct Router {
     strategy: Strategy,
     prefixes: Vec<String>,
+    prefix_finder: Option<regex::Regex>,
     slots: ModelSlots,
     heuristic: Option<heuristic::Heuristic>,
 }
@@ -246,7 +262,12 @@ impl Router {
     pub fn route(&self, message: &str, history: &[IntentEntry]) -> RouteDecision {
         let history = window(history);
         let norm = normalize(message);
-        if let Some(prefix) = self.prefixes.iter().find(|p| norm.contains(p.as_str())) {
+        let prefix = self
+            .prefix_finder
+            .as_ref()
+            .and_then(|f| f.find(&norm))
+            .map(|m| m.as_str());
+        if let Some(prefix) = prefix {
             let c = Classification::new(QueryType::Platform, 1.0).with_reason(Reason::new(
                 "platform_prefix",
                 format!("registered platform prefix `{prefix}` (RC-01)"),
