@@ -45,5 +45,6 @@ pub mod granularity;
 pub mod guidance;
 mod opening;
 pub mod route;
+mod strategy;
 
 pub use error::Error;

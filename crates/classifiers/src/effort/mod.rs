@@ -21,44 +21,11 @@ use tact_types::{Classification, EffortLevel, QuestionEffort};
 
 use crate::Error;
 
-/// Which decision procedure an [`EffortClassifier`] uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Strategy {
-    /// The labelling-guide heuristic (default).
-    #[default]
-    Heuristic,
-    /// ADR-001-002's keyword + length tree, kept as the baseline.
-    Seed,
-}
-
-impl Strategy {
-    /// Every strategy, default first.
-    pub const ALL: &'static [Strategy] = &[Strategy::Heuristic, Strategy::Seed];
-
-    /// The strategy's name as used by the CLI and `cargo xtask eval`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Heuristic => "heuristic",
-            Strategy::Seed => "seed",
-        }
-    }
-}
-
-impl std::str::FromStr for Strategy {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "heuristic" | "default" => Ok(Strategy::Heuristic),
-            "seed" => Ok(Strategy::Seed),
-            _ => Err(Error::UnknownStrategy {
-                task: "effort",
-                found: s.to_owned(),
-                expected: "heuristic, seed",
-            }),
-        }
-    }
+crate::strategy::strategy_enum! {
+    task: "effort",
+    what: "Which decision procedure an [`EffortClassifier`] uses.",
+    heuristic: "The labelling-guide heuristic (default).",
+    seed: "ADR-001-002's keyword + length tree, kept as the baseline.",
 }
 
 /// Builder of an [`EffortClassifier`].

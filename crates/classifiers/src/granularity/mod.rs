@@ -39,44 +39,11 @@ pub use scoring::{MAX_LEVELS, ScoringChoice, ScoringConfig};
 
 use crate::Error;
 
-/// Which decision procedure a [`GranularityClassifier`] uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Strategy {
-    /// Weighted multilingual cues with calibrated confidence (default).
-    #[default]
-    Heuristic,
-    /// The design's regex families, kept as the baseline.
-    Seed,
-}
-
-impl Strategy {
-    /// Every strategy, default first.
-    pub const ALL: &'static [Strategy] = &[Strategy::Heuristic, Strategy::Seed];
-
-    /// The strategy's name as used by the CLI and `cargo xtask eval`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Heuristic => "heuristic",
-            Strategy::Seed => "seed",
-        }
-    }
-}
-
-impl std::str::FromStr for Strategy {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "heuristic" | "default" => Ok(Strategy::Heuristic),
-            "seed" => Ok(Strategy::Seed),
-            _ => Err(Error::UnknownStrategy {
-                task: "granularity",
-                found: s.to_owned(),
-                expected: "heuristic, seed",
-            }),
-        }
-    }
+crate::strategy::strategy_enum! {
+    task: "granularity",
+    what: "Which decision procedure a [`GranularityClassifier`] uses.",
+    heuristic: "Weighted multilingual cues with calibrated confidence (default).",
+    seed: "The design's regex families, kept as the baseline.",
 }
 
 /// Builder of a [`GranularityClassifier`].

@@ -73,45 +73,11 @@ use crate::Error;
 /// The platform-injected prefix registered by default (RC-01).
 pub const DEFAULT_PLATFORM_PREFIX: &str = "you are a direct and concise assistant";
 
-/// Which decision procedure a [`Router`] uses after the prefix fast path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum Strategy {
-    /// Weighted English and Spanish cues with the RC-02 signal and RC-03
-    /// reference resolution (default).
-    #[default]
-    Heuristic,
-    /// Only ADR-0008's deterministic rules; `RETRIEVAL` otherwise.
-    Seed,
-}
-
-impl Strategy {
-    /// Every strategy, default first.
-    pub const ALL: &'static [Strategy] = &[Strategy::Heuristic, Strategy::Seed];
-
-    /// The strategy's name as used by the CLI and `cargo xtask eval`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Heuristic => "heuristic",
-            Strategy::Seed => "seed",
-        }
-    }
-}
-
-impl std::str::FromStr for Strategy {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "heuristic" | "default" => Ok(Strategy::Heuristic),
-            "seed" => Ok(Strategy::Seed),
-            _ => Err(Error::UnknownStrategy {
-                task: "route",
-                found: s.to_owned(),
-                expected: "heuristic, seed",
-            }),
-        }
-    }
+crate::strategy::strategy_enum! {
+    task: "route",
+    what: "Which decision procedure a [`Router`] uses after the prefix fast path.",
+    heuristic: "Weighted English and Spanish cues with the RC-02 signal and RC-03 reference resolution (default).",
+    seed: "Only ADR-0008's deterministic rules; `RETRIEVAL` otherwise.",
 }
 
 /// Builder of a [`Router`].

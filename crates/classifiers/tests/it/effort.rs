@@ -2,7 +2,8 @@
 //! floors, whole-message extraction, and property tests that any input
 //! classifies without panicking.
 
-use std::path::PathBuf;
+use crate::common::{self, fixtures};
+use tact_types::Label;
 
 use proptest::prelude::*;
 use tact_classifiers::effort::{EffortClassifier, Strategy};
@@ -12,12 +13,6 @@ use tact_types::dataset::EffortExample;
 
 fn classifier() -> &'static EffortClassifier {
     EffortClassifier::shared().unwrap()
-}
-
-fn fixtures(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures")
-        .join(rel)
 }
 
 #[track_caller]
@@ -145,26 +140,15 @@ fn macro_f1(path: &str, strategy: Strategy) -> f64 {
         .build()
         .unwrap();
     let items = read_jsonl::<EffortExample>(&fixtures(path)).unwrap();
-    let mut m = [[0usize; 3]; 3];
-    for l in &items {
-        let p = c
-            .classify(&l.record.text, l.record.context.as_deref())
-            .label;
-        m[l.record.label as usize][p as usize] += 1;
-    }
-    (0..3)
-        .map(|i| {
-            let tp = m[i][i] as f64;
-            let p = tp / (0..3).map(|g| m[g][i]).sum::<usize>().max(1) as f64;
-            let r = tp / m[i].iter().sum::<usize>().max(1) as f64;
-            if p + r == 0.0 {
-                0.0
-            } else {
-                2.0 * p * r / (p + r)
-            }
-        })
-        .sum::<f64>()
-        / 3.0
+    common::macro_f1(
+        3,
+        items.iter().map(|l| {
+            let p = c
+                .classify(&l.record.text, l.record.context.as_deref())
+                .label;
+            (l.record.label.index(), p.index())
+        }),
+    )
 }
 
 /// The dev split is the measured figure; the floor here is the issue's

@@ -3,8 +3,8 @@
 //! selection per level (configured in code and through an injected
 //! environment), fixture-driven quality floors, and property tests.
 
+use crate::common::{self, fixtures};
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use proptest::prelude::*;
 use tact_classifiers::granularity::{
@@ -24,12 +24,6 @@ fn seed() -> GranularityClassifier {
         .strategy(Strategy::Seed)
         .build()
         .unwrap()
-}
-
-fn fixtures(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures")
-        .join(rel)
 }
 
 #[track_caller]
@@ -256,24 +250,15 @@ fn macro_f1(path: &str, strategy: Strategy) -> f64 {
         .build()
         .unwrap();
     let items = read_jsonl::<GranularityExample>(&fixtures(path)).unwrap();
-    let mut m = [[0usize; 2]; 2];
-    for l in &items {
-        let p = c.classify(&l.record.text).label();
-        m[l.record.label.index()][p.index()] += 1;
-    }
-    (0..2)
-        .map(|i| {
-            let tp = m[i][i] as f64;
-            let p = tp / (0..2).map(|g| m[g][i]).sum::<usize>().max(1) as f64;
-            let r = tp / m[i].iter().sum::<usize>().max(1) as f64;
-            if p + r == 0.0 {
-                0.0
-            } else {
-                2.0 * p * r / (p + r)
-            }
-        })
-        .sum::<f64>()
-        / 2.0
+    common::macro_f1(
+        2,
+        items.iter().map(|l| {
+            (
+                l.record.label.index(),
+                c.classify(&l.record.text).label().index(),
+            )
+        }),
+    )
 }
 
 /// The dev split is the measured figure; the floor is the gate,

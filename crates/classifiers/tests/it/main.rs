@@ -1,6 +1,7 @@
 //! The integration-test binary of tact-classifiers: one module per classifier family.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
 mod effort;
 mod granularity;
 mod guidance;

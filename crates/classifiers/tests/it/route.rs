@@ -4,9 +4,9 @@
 //! quality floors, and property tests (any input and history, never a
 //! panic; snippets never split a character).
 
+use crate::common::{self, fixtures};
 use std::collections::HashMap;
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -22,12 +22,6 @@ use tact_types::{IntentEntry, Label, ModelSlot, RouteRule};
 
 fn router() -> &'static Router {
     Router::shared().unwrap()
-}
-
-fn fixtures(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures")
-        .join(rel)
 }
 
 fn h(kind: QueryType, text: &str) -> IntentEntry {
@@ -672,24 +666,13 @@ fn strategies_parse_by_name_and_the_seed_knows_only_the_adr_rules() {
 fn macro_f1(path: &str, strategy: RouteStrategy) -> f64 {
     let r = Router::builder().strategy(strategy).build().unwrap();
     let items = read_jsonl::<RouteExample>(&fixtures(path)).unwrap();
-    let mut m = [[0usize; 4]; 4];
-    for l in &items {
-        let p = r.route(&l.record.text, &l.record.history).label();
-        m[l.record.label.index()][p.index()] += 1;
-    }
-    (0..4)
-        .map(|i| {
-            let tp = m[i][i] as f64;
-            let p = tp / (0..4).map(|g| m[g][i]).sum::<usize>().max(1) as f64;
-            let r = tp / m[i].iter().sum::<usize>().max(1) as f64;
-            if p + r == 0.0 {
-                0.0
-            } else {
-                2.0 * p * r / (p + r)
-            }
-        })
-        .sum::<f64>()
-        / 4.0
+    common::macro_f1(
+        4,
+        items.iter().map(|l| {
+            let p = r.route(&l.record.text, &l.record.history).label();
+            (l.record.label.index(), p.index())
+        }),
+    )
 }
 
 /// The dev split is the measured figure; the floor is the gate.
