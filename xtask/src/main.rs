@@ -1,14 +1,17 @@
 //! `cargo xtask`: project chores. `eval` measures every strategy of every
 //! task on labelled JSONL (accuracy, macro-F1, per-class table, confusion
-//! matrix, latency percentiles).
+//! matrix, latency percentiles, the hybrid's deferral rate); `train` fits
+//! the learned tier's models; `compare` diffs two saved eval runs.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod compare;
 mod guidance_task;
 mod metrics;
 mod preferences_task;
 mod report;
 mod tasks;
 mod text_tasks;
+mod train;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,6 +32,35 @@ struct Cli {
 enum Command {
     /// Measure classifiers on labelled JSONL datasets.
     Eval(EvalArgs),
+    /// Train the learned models from the fixtures' train splits (and any
+    /// --dataset) and write the model files.
+    Train(TrainArgs),
+    /// Print the metric differences between two saved eval runs (files
+    /// written by `eval --save`, or `eval --json` output).
+    Compare {
+        /// The baseline run.
+        a: PathBuf,
+        /// The new run.
+        b: PathBuf,
+    },
+}
+
+#[derive(clap::Args)]
+struct TrainArgs {
+    /// Only this task (effort, granularity, route; default: all three).
+    #[arg(long)]
+    task: Option<String>,
+    /// Where to write `<task>.json` (default: crates/classifiers/models,
+    /// the embedded defaults).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// More labelled data in the labelling guide's format, added to the
+    /// train split (needs --task).
+    #[arg(long)]
+    dataset: Vec<PathBuf>,
+    /// Only the user's --dataset files, not the fixtures' train split.
+    #[arg(long)]
+    no_fixtures: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -71,6 +103,10 @@ struct EvalArgs {
     /// cleanly between runs and machines.
     #[arg(long)]
     no_timing: bool,
+    /// Also write every run of the text tasks as a JSON array to FILE (for
+    /// `cargo xtask compare`).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
 }
 
 fn root() -> PathBuf {
@@ -264,6 +300,9 @@ fn eval(args: &EvalArgs) -> Result<bool> {
                     } else {
                         metrics::latency(&mut lat)
                     },
+                    deferred: outcome
+                        .deferred
+                        .map(|d| d as f64 / outcome.gold.len().max(1) as f64),
                 },
                 gated,
             ));
@@ -276,6 +315,13 @@ fn eval(args: &EvalArgs) -> Result<bool> {
     } else {
         let plain: Vec<Run> = runs.iter().map(|(r, _)| r.clone()).collect();
         print!("{}", report::render(&plain, !args.no_timing));
+    }
+    if let Some(path) = &args.save {
+        let plain: Vec<&Run> = runs.iter().map(|(r, _)| r).collect();
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, serde_json::to_string_pretty(&plain)? + "\n")
+            .with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
     }
     let mut ok = true;
     if with_guidance {
@@ -316,10 +362,53 @@ fn eval(args: &EvalArgs) -> Result<bool> {
     Ok(ok)
 }
 
+fn train_cmd(args: &TrainArgs) -> Result<bool> {
+    let root = root();
+    let tasks: Vec<tact_classifiers::learned::Task> = match &args.task {
+        None => train::TASKS.to_vec(),
+        Some(name) => match train::TASKS.iter().find(|t| t.name() == name) {
+            Some(t) => vec![*t],
+            None => bail!("no learned tier for task `{name}` (tasks: effort, granularity, route)"),
+        },
+    };
+    if !args.dataset.is_empty() && tasks.len() != 1 {
+        bail!("--dataset needs --task NAME");
+    }
+    if args.no_fixtures && args.dataset.is_empty() {
+        bail!("--no-fixtures needs at least one --dataset");
+    }
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| train::default_out(&root));
+    for task in tasks {
+        let mut sources = Vec::new();
+        if !args.no_fixtures {
+            sources.extend(train::fixture_sources(&root, task));
+        }
+        // The heuristic was never tuned on a user's data: the thresholds
+        // are chosen on it too.
+        sources.extend(args.dataset.iter().map(|p| train::Source {
+            path: p.clone(),
+            thresholds: true,
+        }));
+        let trained = train::train(task, &sources, &train::trainer_for(task))?;
+        let path = train::write(&out, &trained)?;
+        println!("{}", train::summary(&trained));
+        println!("{:<12} wrote {}", "", shown(&path));
+    }
+    Ok(true)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Eval(args) => eval(&args),
+        Command::Train(args) => train_cmd(&args),
+        Command::Compare { a, b } => compare::run(&a, &b).map(|text| {
+            print!("{text}");
+            true
+        }),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -2,11 +2,11 @@
 //! macro-F1, confusion matrix) and latency percentiles, with the JSON shape
 //! of `cargo xtask eval --json`.
 
-use serde::Serialize;
 use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize};
 
 /// Precision, recall, F1 and support of one class.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ClassMetrics {
     pub precision: f64,
     pub recall: f64,
@@ -28,15 +28,40 @@ impl Serialize for PerClass {
     }
 }
 
+impl<'de> Deserialize<'de> for PerClass {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // serde_json keeps a map's order only with `preserve_order`; read
+        // the entries in file order with a visitor instead.
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = PerClass;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a map of class metrics")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<PerClass, A::Error> {
+                let mut v = Vec::new();
+                while let Some((k, x)) = m.next_entry::<String, ClassMetrics>()? {
+                    v.push((k, x));
+                }
+                Ok(PerClass(v))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
 /// A confusion matrix: `matrix[gold][predicted]`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Confusion {
     pub labels: Vec<String>,
     pub matrix: Vec<Vec<usize>>,
 }
 
 /// Latency percentiles in nanoseconds.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Latency {
     pub p50: u64,
     pub p95: u64,
@@ -44,7 +69,7 @@ pub struct Latency {
 }
 
 /// One evaluation run: a task, a dataset and a strategy.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Run {
     pub task: String,
     pub dataset: String,
@@ -55,6 +80,10 @@ pub struct Run {
     pub per_class: PerClass,
     pub confusion: Confusion,
     pub latency_ns: Latency,
+    /// For the `hybrid` strategy: the share of items the heuristic
+    /// deferred to the learned model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deferred: Option<f64>,
 }
 
 /// Computes the metrics of predictions against gold labels (indices into

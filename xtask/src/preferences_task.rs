@@ -157,6 +157,7 @@ pub fn eval(path: &Path, shown: String) -> Result<PreferencesReport> {
             per_class,
             confusion,
             latency_ns: latency(&mut lat),
+            deferred: None,
         },
         per_preference: PerPreference(per),
         mismatches,

@@ -23,8 +23,8 @@ pub fn render(runs: &[Run], latency: bool) -> String {
         let _ = writeln!(out, "task {task} on {dataset}");
         let _ = writeln!(
             out,
-            "  {:<12} {:>5} {:>9} {:>9} {:>9} {:>9} {:>9}",
-            "strategy", "n", "accuracy", "macro-F1", "p50 ns", "p95 ns", "p99 ns"
+            "  {:<12} {:>5} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+            "strategy", "n", "accuracy", "macro-F1", "p50 ns", "p95 ns", "p99 ns", "deferred"
         );
         for r in &group {
             let (p50, p95, p99) = if latency {
@@ -36,10 +36,13 @@ pub fn render(runs: &[Run], latency: bool) -> String {
             } else {
                 ("-".into(), "-".into(), "-".into())
             };
+            let deferred = r
+                .deferred
+                .map_or_else(|| "-".to_owned(), |d| format!("{:.1}%", d * 100.0));
             let _ = writeln!(
                 out,
-                "  {:<12} {:>5} {:>9.3} {:>9.3} {:>9} {:>9} {:>9}",
-                r.strategy, r.n, r.accuracy, r.macro_f1, p50, p95, p99
+                "  {:<12} {:>5} {:>9.3} {:>9.3} {:>9} {:>9} {:>9} {:>9}",
+                r.strategy, r.n, r.accuracy, r.macro_f1, p50, p95, p99, deferred
             );
         }
         for r in &group {

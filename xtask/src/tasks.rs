@@ -19,6 +19,24 @@ pub struct Outcome {
     pub latencies_ns: Vec<u64>,
     /// Each item's line number and text, for listing the errors.
     pub items: Vec<(usize, String)>,
+    /// For the `hybrid` strategy: how many items the heuristic deferred
+    /// to the learned model.
+    pub deferred: Option<usize>,
+}
+
+/// Counts the items whose decision came from the learned tier, for the
+/// `hybrid` strategy (an untimed pass; `None` for other strategies).
+pub fn count_deferred<I>(
+    strategy: &str,
+    items: &[I],
+    tier: impl Fn(&I) -> Option<tact_types::Tier>,
+) -> Option<usize> {
+    (strategy == "hybrid").then(|| {
+        items
+            .iter()
+            .filter(|i| tier(i) == Some(tact_types::Tier::Learned))
+            .count()
+    })
 }
 
 /// A task `cargo xtask eval` can measure.
@@ -90,10 +108,16 @@ impl Task for Effort {
                 .label
                 .index()
         });
+        let deferred = count_deferred(strategy, &items, |l| {
+            classifier
+                .classify(&l.record.text, l.record.context.as_deref())
+                .tier
+        });
         Ok(Outcome {
             gold: items.iter().map(|l| l.record.label.index()).collect(),
             pred,
             latencies_ns,
+            deferred,
             items: items
                 .iter()
                 .map(|l| (l.line, l.record.text.clone()))

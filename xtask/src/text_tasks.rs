@@ -11,7 +11,7 @@ use tact_core::dataset::read_jsonl;
 use tact_types::dataset::{GranularityExample, RouteExample};
 use tact_types::{Granularity, Label, QueryType};
 
-use crate::tasks::{Outcome, Task, timed};
+use crate::tasks::{Outcome, Task, count_deferred, timed};
 
 /// Query granularity (`fine-grained` / `holistic`).
 pub struct GranularityTask;
@@ -37,10 +37,14 @@ impl Task for GranularityTask {
         let (pred, latencies_ns) = timed(&items, |l| {
             classifier.classify(&l.record.text).label().index()
         });
+        let deferred = count_deferred(strategy, &items, |l| {
+            classifier.classify(&l.record.text).classification.tier
+        });
         Ok(Outcome {
             gold: items.iter().map(|l| l.record.label.index()).collect(),
             pred,
             latencies_ns,
+            deferred,
             items: items
                 .iter()
                 .map(|l| (l.line, l.record.text.clone()))
@@ -75,10 +79,17 @@ impl Task for RouteTask {
                 .label()
                 .index()
         });
+        let deferred = count_deferred(strategy, &items, |l| {
+            router
+                .route(&l.record.text, &l.record.history)
+                .classification
+                .tier
+        });
         Ok(Outcome {
             gold: items.iter().map(|l| l.record.label.index()).collect(),
             pred,
             latencies_ns,
+            deferred,
             items: items
                 .iter()
                 .map(|l| {

@@ -1,6 +1,7 @@
 //! The integration-test binary of xtask: `cargo xtask eval` output pinned
-//! by insta snapshots (timings left out), the JSON contract, gates, and
-//! errors that name file and line.
+//! by insta snapshots (timings left out), the JSON contract, gates, errors
+//! that name file and line, `cargo xtask train` (reproducible, and the
+//! committed models equal a fresh training) and `cargo xtask compare`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
@@ -67,7 +68,7 @@ fn json_is_one_object_with_the_contract_fields() {
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
-    assert_eq!(v["strategy"], "heuristic");
+    assert_eq!(v["strategy"], "hybrid");
     insta::assert_snapshot!(out);
 }
 
@@ -270,6 +271,8 @@ fn route_eval_feeds_each_lines_history() {
         "route",
         "--dataset",
         &data("route_small.jsonl"),
+        "--strategy",
+        "heuristic",
         "--json",
         "--no-timing",
     ]);
@@ -298,6 +301,8 @@ fn route_eval_feeds_each_lines_history() {
         "route",
         "--dataset",
         path.to_str().unwrap(),
+        "--strategy",
+        "heuristic",
         "--json",
         "--no-timing",
     ]);
@@ -348,4 +353,127 @@ fn route_errors_list_the_history() {
         out.contains("route_small.jsonl:6: gold PLATFORM predicted RETRIEVAL: And last month?  (history: [PLATFORM] How many API calls did I make this month?)"),
         "{out}"
     );
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn training_is_reproducible_and_the_committed_models_are_fresh() {
+    let a = temp_dir("train-a");
+    let b = temp_dir("train-b");
+    for dir in [&a, &b] {
+        let o = xtask(&["train", "--out", dir.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(stdout(&o).contains("held-out items"), "{}", stdout(&o));
+    }
+    let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../crates/classifiers/models");
+    for task in ["effort", "granularity", "route"] {
+        let file = format!("{task}.json");
+        let first = std::fs::read(a.join(&file)).unwrap();
+        let second = std::fs::read(b.join(&file)).unwrap();
+        assert!(first == second, "two trainings of {task} differ");
+        let shipped = std::fs::read(committed.join(&file)).unwrap();
+        assert!(
+            first == shipped,
+            "crates/classifiers/models/{file} is not a fresh training: run `cargo xtask train`"
+        );
+    }
+}
+
+#[test]
+fn training_on_a_user_dataset_and_its_errors() {
+    let out = temp_dir("train-user");
+    let o = xtask(&[
+        "train",
+        "--task",
+        "effort",
+        "--no-fixtures",
+        "--dataset",
+        &data("effort_small.jsonl"),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let model = std::fs::read_to_string(out.join("effort.json")).unwrap();
+    let m = tact_core::learn::LinearModel::from_json(&model).unwrap();
+    assert_eq!(m.training().examples, 7);
+    // A bad line names file and line; nothing is written.
+    let bad = out.join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"id\":\"a\",\"text\":\"Which port?\",\"label\":\"low\"}\n{oops\n",
+    )
+    .unwrap();
+    let empty = temp_dir("train-bad");
+    let o = xtask(&[
+        "train",
+        "--task",
+        "effort",
+        "--dataset",
+        bad.to_str().unwrap(),
+        "--out",
+        empty.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("bad.jsonl:2"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!empty.join("effort.json").exists());
+    let o = xtask(&["train", "--task", "astrology"]);
+    assert!(!o.status.success());
+}
+
+#[test]
+fn compare_prints_the_differences_of_two_runs() {
+    let dir = temp_dir("compare");
+    let a = dir.join("a.json");
+    let b = dir.join("b.json");
+    for (path, strategy) in [(&a, "heuristic"), (&b, "hybrid")] {
+        let o = xtask(&[
+            "eval",
+            "--task",
+            "effort",
+            "--dataset",
+            &data("effort_small.jsonl"),
+            "--strategy",
+            strategy,
+            "--no-timing",
+            "--save",
+            path.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    // The same strategy name in both files is compared line by line; here
+    // they differ, so each is reported as present in one file only.
+    let o = xtask(&["compare", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    assert!(
+        text.contains("effort / hybrid") && text.contains("only in B"),
+        "{text}"
+    );
+    assert!(
+        text.contains("effort / heuristic") && text.contains("only in A"),
+        "{text}"
+    );
+    // Same file twice: every metric is unchanged.
+    let o = xtask(&["compare", a.to_str().unwrap(), a.to_str().unwrap()]);
+    let text = stdout(&o).replace(a.to_str().unwrap(), "A.json");
+    insta::assert_snapshot!(text);
+    // Malformed input is an error naming the file.
+    std::fs::write(dir.join("bad.json"), "{nope").unwrap();
+    let o = xtask(&[
+        "compare",
+        a.to_str().unwrap(),
+        dir.join("bad.json").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bad.json"));
 }

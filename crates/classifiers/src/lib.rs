@@ -43,6 +43,7 @@ pub mod effort;
 mod error;
 pub mod granularity;
 pub mod guidance;
+pub mod learned;
 mod opening;
 pub mod route;
 mod strategy;

@@ -1,36 +1,55 @@
 //! `strategy_enum!`: the `Strategy` enum each text classifier exposes
-//! (heuristic default + seed baseline), with its names and parsing, written
-//! once so that adding a strategy is one change.
+//! (heuristic default, seed baseline, learned model, hybrid), with its names
+//! and parsing, written once so that adding a strategy is one change.
 
-/// Defines `pub enum Strategy { Heuristic, Seed }` for a task, with `ALL`,
-/// `name()` and `FromStr` (accepting `default` for the heuristic).
+/// Defines `pub enum Strategy { Heuristic, Seed, Learned, Hybrid }` for a
+/// task, with its default, `ALL` (default first),
+/// `name()` and `FromStr` (accepting `default` for the default).
 macro_rules! strategy_enum {
     (
         task: $task:literal,
         what: $what:literal,
         heuristic: $heuristic_doc:literal,
-        seed: $seed_doc:literal $(,)?
+        seed: $seed_doc:literal,
+        default: $default:ident,
+        all: [$($all:ident),+ $(,)?] $(,)?
     ) => {
         #[doc = $what]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         #[non_exhaustive]
         pub enum Strategy {
             #[doc = $heuristic_doc]
-            #[default]
             Heuristic,
             #[doc = $seed_doc]
             Seed,
+            /// The learned linear model alone (the embedded default model
+            /// or one given to the builder).
+            Learned,
+            /// The heuristic when its confidence and top-two gap clear the
+            /// hybrid thresholds, the learned model otherwise; the result's
+            /// `tier` names which decided.
+            Hybrid,
+        }
+
+        impl Default for Strategy {
+            /// The default strategy of the task: the hybrid where it beats
+            /// the heuristic on the dev split, the heuristic otherwise.
+            fn default() -> Self {
+                Strategy::$default
+            }
         }
 
         impl Strategy {
             /// Every strategy, default first.
-            pub const ALL: &'static [Strategy] = &[Strategy::Heuristic, Strategy::Seed];
+            pub const ALL: &'static [Strategy] = &[$(Strategy::$all),+];
 
             /// The strategy's name as used by the CLI and `cargo xtask eval`.
             pub fn name(self) -> &'static str {
                 match self {
                     Strategy::Heuristic => "heuristic",
                     Strategy::Seed => "seed",
+                    Strategy::Learned => "learned",
+                    Strategy::Hybrid => "hybrid",
                 }
             }
         }
@@ -40,12 +59,15 @@ macro_rules! strategy_enum {
 
             fn from_str(s: &str) -> Result<Self, Self::Err> {
                 match s {
-                    "heuristic" | "default" => Ok(Strategy::Heuristic),
+                    "default" => Ok(Strategy::$default),
+                    "heuristic" => Ok(Strategy::Heuristic),
                     "seed" => Ok(Strategy::Seed),
+                    "learned" => Ok(Strategy::Learned),
+                    "hybrid" => Ok(Strategy::Hybrid),
                     _ => Err($crate::Error::UnknownStrategy {
                         task: $task,
                         found: s.to_owned(),
-                        expected: "heuristic, seed",
+                        expected: "heuristic, seed, learned, hybrid",
                     }),
                 }
             }

@@ -24,6 +24,12 @@ pub enum CoreError {
         /// What is wrong with the line.
         message: String,
     },
+    /// A model file (or a training request) is not valid.
+    #[error("invalid model: {message}")]
+    Model {
+        /// What is wrong.
+        message: String,
+    },
     /// A file could not be read.
     #[error("cannot read {}: {source}", path.display())]
     Io {

@@ -28,6 +28,7 @@ pub mod cues;
 pub mod dataset;
 mod error;
 pub mod guidance;
+pub mod learn;
 pub mod text;
 pub mod trajectory;
 

@@ -31,6 +31,27 @@ impl Reason {
     }
 }
 
+/// Which tier of a hybrid classifier took a decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Tier {
+    /// The rule-based heuristic (confident enough on its own).
+    Heuristic,
+    /// The learned linear model.
+    Learned,
+}
+
+impl Tier {
+    /// The tier's name as written in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Heuristic => "heuristic",
+            Tier::Learned => "learned",
+        }
+    }
+}
+
 /// The result of classifying one input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Classification<L> {
@@ -41,6 +62,10 @@ pub struct Classification<L> {
     /// The cues that fired, strongest first.
     #[serde(default)]
     pub reasons: Vec<Reason>,
+    /// Which tier decided, for the `learned` and `hybrid` strategies
+    /// (absent for single-tier strategies).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier: Option<Tier>,
 }
 
 impl<L> Classification<L> {
@@ -50,7 +75,15 @@ impl<L> Classification<L> {
             label,
             confidence: clamp_unit(confidence),
             reasons: Vec::new(),
+            tier: None,
         }
+    }
+
+    /// Records which tier decided (builder style).
+    #[must_use]
+    pub fn with_tier(mut self, tier: Tier) -> Self {
+        self.tier = Some(tier);
+        self
     }
 
     /// Adds a reason (builder style).

@@ -23,7 +23,7 @@ mod granularity;
 mod route;
 pub mod trajectory;
 
-pub use classification::{Classification, Reason};
+pub use classification::{Classification, Reason, Tier};
 pub use effort::{EffortLevel, QuestionEffort};
 pub use error::ParseLabelError;
 pub use granularity::{Granularity, GranularityDecision, GranularityEvidence, ScoringMethod};

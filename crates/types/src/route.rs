@@ -137,6 +137,10 @@ pub enum RouteRule {
     HistoryReference,
     /// A fallback model answered for a case the heuristics left ambiguous.
     Model,
+    /// The learned linear model decided a case the heuristics left
+    /// uncertain (the `learned` and `hybrid` strategies; never for RC-01
+    /// or RC-02).
+    Learned,
     /// No evidence at all: the default type.
     Fallback,
 }
@@ -148,7 +152,7 @@ impl RouteRule {
             Self::PlatformPrefix => Some("RC-01"),
             Self::PlatformSignal => Some("RC-02"),
             Self::HistoryReference => Some("RC-03"),
-            Self::Content | Self::Model | Self::Fallback => None,
+            Self::Content | Self::Model | Self::Learned | Self::Fallback => None,
         }
     }
 
@@ -160,6 +164,7 @@ impl RouteRule {
             Self::Content => "content",
             Self::HistoryReference => "history_reference",
             Self::Model => "model",
+            Self::Learned => "learned",
             Self::Fallback => "fallback",
         }
     }

@@ -576,6 +576,18 @@ impl Heuristic {
         question: &str,
         context: Option<&str>,
     ) -> Classification<EffortLevel> {
+        self.classify_traced(question, context, None).0
+    }
+
+    /// Classifies, and returns the gap between the deciding part's top two
+    /// scores; with `trace`, also pushes the names of the cues and markers
+    /// that fired (the learned model's extra features).
+    pub(crate) fn classify_traced(
+        &self,
+        question: &str,
+        context: Option<&str>,
+        mut trace: Option<&mut Vec<&'static str>>,
+    ) -> (Classification<EffortLevel>, f32) {
         let norm_ctx = context
             .map(normalize)
             .filter(|c| !c.is_empty())
@@ -643,18 +655,38 @@ impl Heuristic {
             self.cues.hits_unlocated(&preamble)
         };
         let extra = Extra::from_preamble(&self.cues, &pre_hits, &preamble);
-        let mut best: Option<(EffortLevel, f32, Vec<Reason>)> = None;
-        for part in &parts {
-            let (label, conf, reasons) = self.classify_part(part, norm_ctx.as_ref(), &extra);
-            let better = match &best {
-                None => true,
-                Some((l, c, _)) => label > *l || (label == *l && conf > *c),
-            };
-            if better {
-                best = Some((label, conf, reasons));
+        if let Some(t) = trace.as_deref_mut() {
+            t.extend(extra.reasons.iter().filter_map(|r| match &r.cue {
+                std::borrow::Cow::Borrowed(name) => Some(*name),
+                std::borrow::Cow::Owned(_) => None,
+            }));
+            if extra.at_hand {
+                t.push("preamble_at_hand");
+            }
+            if !preamble.is_empty() {
+                t.push("has_preamble");
+            }
+            if norm_ctx.is_some() {
+                t.push("has_context");
+            }
+            if parts.len() > 1 {
+                t.push("multi_part");
             }
         }
-        let (label, conf, mut reasons) = best.unwrap_or((EffortLevel::Medium, 0.34, Vec::new()));
+        let mut best: Option<(EffortLevel, f32, f32, Vec<Reason>)> = None;
+        for part in &parts {
+            let (label, conf, gap, reasons) =
+                self.classify_part(part, norm_ctx.as_ref(), &extra, trace.as_deref_mut());
+            let better = match &best {
+                None => true,
+                Some((l, c, _, _)) => label > *l || (label == *l && conf > *c),
+            };
+            if better {
+                best = Some((label, conf, gap, reasons));
+            }
+        }
+        let (label, conf, gap, mut reasons) =
+            best.unwrap_or((EffortLevel::Medium, 0.34, 0.0, Vec::new()));
         if parts.len() > 1 {
             reasons.push(Reason::new(
                 "multi_part",
@@ -662,11 +694,15 @@ impl Heuristic {
                 0.0,
             ));
         }
-        Classification {
-            label,
-            confidence: conf,
-            reasons,
-        }
+        (
+            Classification {
+                label,
+                confidence: conf,
+                reasons,
+                tier: None,
+            },
+            gap,
+        )
     }
 
     fn classify_part(
@@ -674,10 +710,17 @@ impl Heuristic {
         part: &str,
         ctx: Option<&ContextIndex>,
         extra: &Extra,
-    ) -> (EffortLevel, f32, Vec<Reason>) {
+        mut trace: Option<&mut Vec<&'static str>>,
+    ) -> (EffortLevel, f32, f32, Vec<Reason>) {
         let mut hits = self.cues.hits_unlocated(part);
         if hits.iter().any(|h| h.cue.tag == tag::TRIGGER) {
             hits.extend(self.rare.hits_unlocated(part));
+        }
+        if let Some(t) = trace.as_deref_mut() {
+            t.extend(hits.iter().map(|h| h.cue.name));
+            if bare_verb_start(part) {
+                t.push("bare_verb");
+            }
         }
         // Per-tag weight sums and counts, in one pass.
         let mut sums = [0.0f32; 32];
@@ -694,7 +737,10 @@ impl Heuristic {
             // the live state of things ("today", "in production").
             if !has(tag::LIVE) {
                 if let Some(reason) = context_answers(part, ctx) {
-                    return (EffortLevel::Low, 0.8, vec![reason]);
+                    if let Some(t) = trace {
+                        t.push("context_answers");
+                    }
+                    return (EffortLevel::Low, 0.8, CONTEXT_GAP, vec![reason]);
                 }
             }
         }
@@ -757,6 +803,7 @@ impl Heuristic {
             EffortLevel::Medium
         };
         let conf = softmax_winner(s, label);
+        let gap = top_two_gap(s);
         let mut reasons = reasons_for(&self.cues, &hits, part, label, proposal, at_hand);
         if label == EffortLevel::Low && bare {
             reasons.insert(
@@ -791,8 +838,19 @@ impl Heuristic {
         if reasons.len() > 1 {
             reasons.retain(|r| r.cue != "default");
         }
-        (label, conf, reasons)
+        (label, conf, gap, reasons)
     }
+}
+
+/// The gap reported when the context answers the question (a decided
+/// case, as strong as a clear cue).
+const CONTEXT_GAP: f32 = 2.0;
+
+/// The top score minus the runner-up's.
+fn top_two_gap(s: Scores) -> f32 {
+    let mut v = [s.low, s.medium, s.high];
+    v.sort_by(|a, b| b.total_cmp(a));
+    v[0] - v[1]
 }
 
 /// Weight of an open question about facts rather than wishes.

@@ -483,6 +483,16 @@ impl Heuristic {
     }
 
     pub(crate) fn classify(&self, query: &str) -> GranularityDecision {
+        self.classify_traced(query, None)
+    }
+
+    /// Classifies; with `trace`, also pushes the names of the cues that
+    /// fired (the learned model's extra features).
+    pub(crate) fn classify_traced(
+        &self,
+        query: &str,
+        trace: Option<&mut Vec<&'static str>>,
+    ) -> GranularityDecision {
         let norm = normalize(query);
         let head = crate::opening::opening(&norm);
         let hits = self.cues.hits(&norm);
@@ -504,6 +514,12 @@ impl Heuristic {
         let values = values.min(VALUE_CAP);
         f += values;
         let digits = norm.bytes().any(|b| b.is_ascii_digit());
+        if let Some(t) = trace {
+            t.extend(found.iter().map(|(cue, _)| cue.name));
+            if digits {
+                t.push("digits");
+            }
+        }
         if digits {
             f += DIGIT_WEIGHT;
         }
@@ -519,6 +535,7 @@ impl Heuristic {
                 label,
                 confidence,
                 reasons,
+                tier: None,
             },
             ambiguous,
             evidence: GranularityEvidence {

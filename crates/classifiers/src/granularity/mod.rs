@@ -8,6 +8,11 @@
 //!   `heuristic` module docs for what it fixes in the design).
 //! - [`Strategy::Seed`]: the query-granularity design's regex families, tie
 //!   rule and `max / total` confidence, unchanged, as the baseline.
+//! - [`Strategy::Learned`]: the learned linear model (see
+//!   [`crate::learned`]) over the query's n-grams and the heuristic's cues.
+//! - [`Strategy::Hybrid`]: the heuristic when its confidence and evidence
+//!   gap clear the thresholds, the learned model otherwise (the design's
+//!   "heuristic + ML fallback").
 //!
 //! ```
 //! use tact_classifiers::granularity::{GranularityClassifier, ScoringConfig};
@@ -30,26 +35,59 @@ mod heuristic;
 mod scoring;
 pub mod seed;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
-use tact_types::{Granularity, GranularityDecision};
+use tact_core::normalize;
+use tact_types::{Granularity, GranularityDecision, Tier};
 
 pub use heuristic::{EVIDENCE_FLOOR, MIN_GAP};
 pub use scoring::{MAX_LEVELS, ScoringChoice, ScoringConfig};
 
 use crate::Error;
+use crate::learned::{self, HybridThresholds, LinearModel, ModelInput, Task, Traced};
+
+/// The heuristic decision and the model input of `query`.
+fn traced(h: &heuristic::Heuristic, query: &str) -> (GranularityDecision, ModelInput) {
+    let mut extras = Vec::with_capacity(16);
+    let d = h.classify_traced(query, Some(&mut extras));
+    let input = ModelInput {
+        text: normalize(query),
+        extras,
+    };
+    (d, input)
+}
+
+/// The gap between the two sides' evidence.
+fn gap(d: &GranularityDecision) -> f32 {
+    (d.evidence.fine_grained - d.evidence.holistic).abs()
+}
+
+/// The model's classification in place of the heuristic's, keeping the
+/// evidence; a model decision is not ambiguous when its margin is clear.
+fn with_model(
+    mut d: GranularityDecision,
+    c: tact_types::Classification<Granularity>,
+) -> GranularityDecision {
+    d.ambiguous = c.confidence < 0.6;
+    d.classification = c;
+    d
+}
 
 crate::strategy::strategy_enum! {
     task: "granularity",
     what: "Which decision procedure a [`GranularityClassifier`] uses.",
     heuristic: "Weighted multilingual cues with calibrated confidence (default).",
     seed: "The design's regex families, kept as the baseline.",
+    default: Heuristic,
+    all: [Heuristic, Seed, Learned, Hybrid],
 }
 
 /// Builder of a [`GranularityClassifier`].
 #[derive(Debug, Clone, Default)]
 pub struct GranularityClassifierBuilder {
     strategy: Strategy,
+    model: Option<Arc<LinearModel>>,
+    thresholds: Option<HybridThresholds>,
 }
 
 impl GranularityClassifierBuilder {
@@ -60,16 +98,43 @@ impl GranularityClassifierBuilder {
         self
     }
 
-    /// Compiles the strategy's patterns. Do this once and share the
+    /// Uses `model` instead of the embedded default for the `learned` and
+    /// `hybrid` strategies (checked at [`build`](Self::build): it must be
+    /// a `granularity` model with labels `fine-grained`, `holistic`).
+    #[must_use]
+    pub fn model(mut self, model: LinearModel) -> Self {
+        self.model = Some(Arc::new(model));
+        self
+    }
+
+    /// Sets the hybrid thresholds: the heuristic decides when its
+    /// confidence and the gap between its two sides' evidence reach them.
+    /// By default, the thresholds stored with the model.
+    #[must_use]
+    pub fn hybrid_thresholds(mut self, thresholds: HybridThresholds) -> Self {
+        self.thresholds = Some(thresholds);
+        self
+    }
+
+    /// Compiles the strategy's patterns (and loads the model for the
+    /// `learned` and `hybrid` strategies). Do this once and share the
     /// classifier: classification takes `&self`.
     pub fn build(self) -> Result<GranularityClassifier, Error> {
         let inner = match self.strategy {
-            Strategy::Heuristic => Inner::Heuristic(Box::new(heuristic::Heuristic::new()?)),
             Strategy::Seed => Inner::Seed(seed::Seed::new()?),
+            _ => Inner::Heuristic(Box::new(heuristic::Heuristic::new()?)),
         };
+        let (model, thresholds) = learned::settle(
+            Task::Granularity,
+            matches!(self.strategy, Strategy::Learned | Strategy::Hybrid),
+            self.model,
+            self.thresholds,
+        )?;
         Ok(GranularityClassifier {
             strategy: self.strategy,
             inner,
+            model,
+            thresholds,
         })
     }
 }
@@ -87,6 +152,8 @@ enum Inner {
 pub struct GranularityClassifier {
     strategy: Strategy,
     inner: Inner,
+    model: Option<Arc<LinearModel>>,
+    thresholds: HybridThresholds,
 }
 
 impl GranularityClassifier {
@@ -114,13 +181,60 @@ impl GranularityClassifier {
         self.strategy
     }
 
+    /// The hybrid thresholds in use.
+    pub fn hybrid_thresholds(&self) -> HybridThresholds {
+        self.thresholds
+    }
+
     /// Classifies one query: label, confidence, reasons, evidence on each
     /// side and whether the decision is ambiguous.
     pub fn classify(&self, query: &str) -> GranularityDecision {
-        match &self.inner {
-            Inner::Heuristic(h) => h.classify(query),
-            Inner::Seed(s) => s.classify(query),
+        let h = match &self.inner {
+            Inner::Heuristic(h) => h,
+            Inner::Seed(s) => return s.classify(query),
+        };
+        match (self.strategy, &self.model) {
+            (Strategy::Learned, Some(model)) => {
+                let (d, input) = traced(h, query);
+                with_model(d, learned::model_decision(model, &input, None))
+            }
+            (Strategy::Hybrid, Some(model)) => {
+                let mut extras = Vec::with_capacity(16);
+                let mut d = h.classify_traced(query, Some(&mut extras));
+                let gap = gap(&d);
+                if !learned::defers(d.confidence(), gap, false, &self.thresholds) {
+                    d.classification.tier = Some(Tier::Heuristic);
+                    return d;
+                }
+                let input = ModelInput {
+                    text: normalize(query),
+                    extras,
+                };
+                let c = learned::model_decision(
+                    model,
+                    &input,
+                    Some((&d.classification, &self.thresholds, gap)),
+                );
+                with_model(d, c)
+            }
+            _ => h.classify(query),
         }
+    }
+
+    /// The heuristic's decision with its evidence gap and the learned
+    /// model's input (what `cargo xtask train` learns from). `None` for
+    /// the `seed` strategy, which has no cues.
+    pub fn trace(&self, query: &str) -> Option<Traced<Granularity>> {
+        let Inner::Heuristic(h) = &self.inner else {
+            return None;
+        };
+        let (d, input) = traced(h, query);
+        Some(Traced {
+            gap: gap(&d),
+            heuristic: d.classification,
+            fixed: false,
+            input,
+        })
     }
 
     /// The label alone.

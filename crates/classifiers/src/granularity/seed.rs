@@ -118,6 +118,7 @@ impl Seed {
                 label,
                 confidence,
                 reasons,
+                tier: None,
             },
             // The design has no notion of ambiguity beyond its 0.8 ML
             // fallback threshold; that threshold is what is reported.

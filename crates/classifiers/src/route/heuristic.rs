@@ -557,6 +557,8 @@ pub(crate) struct Analysis {
     pub label: QueryType,
     pub rule: RouteRule,
     pub confidence: f32,
+    /// The top score minus the runner-up's.
+    pub gap: f32,
     pub ambiguous: bool,
     pub reasons: Vec<Reason>,
     pub resolved: Option<IntentEntry>,
@@ -599,6 +601,19 @@ impl Heuristic {
     /// Classifies a message (`raw`, and `text` its normalized form) with
     /// the history window.
     pub(crate) fn analyze(&self, raw: &str, text: &str, history: &[IntentEntry]) -> Analysis {
+        self.analyze_traced(raw, text, history, None)
+    }
+
+    /// Classifies; with `trace`, also pushes the names of the cues and
+    /// message-shape markers that fired and the type of the history entry
+    /// a reference resolved to (the learned model's extra features).
+    pub(crate) fn analyze_traced(
+        &self,
+        raw: &str,
+        text: &str,
+        history: &[IntentEntry],
+        trace: Option<&mut Vec<&'static str>>,
+    ) -> Analysis {
         let head = crate::opening::opening(text);
         let head_hits = self.starts.hits(&head);
         let hits = self.cues.hits(text);
@@ -736,6 +751,30 @@ impl Heuristic {
             referent = ?referent.map(|r| r.kind),
             "route scores"
         );
+        if let Some(t) = trace {
+            t.extend(found.iter().map(|(cue, _)| cue.name));
+            let marks = [
+                (snippet, "snippet"),
+                (shape.call, "call"),
+                (shape.ident, "ident"),
+                (shape.snake, "snake"),
+                (question, "question"),
+                (percent, "percent"),
+                (usage_figure, "usage_figure"),
+                (lookalike, "lookalike"),
+                (code_request, "code_request"),
+                (words <= 3, "short"),
+            ];
+            t.extend(marks.iter().filter(|(on, _)| *on).map(|(_, name)| *name));
+            if let Some(r) = referent {
+                t.push(match r.kind {
+                    QueryType::Retrieval => "ref_retrieval",
+                    QueryType::CodeGeneration => "ref_code_generation",
+                    QueryType::Conversational => "ref_conversational",
+                    QueryType::Platform => "ref_platform",
+                });
+            }
+        }
         let (label, rule) = if signal {
             (QueryType::Platform, RouteRule::PlatformSignal)
         } else {
@@ -762,6 +801,7 @@ impl Heuristic {
             .map(|(_, v)| *v)
             .fold(0.0f32, f32::max);
         let total: f32 = s.iter().sum();
+        let gap = (top - second).max(0.0);
         let (mut confidence, ambiguous) = CALIBRATION.confidence(top, second, total);
         let ambiguous = ambiguous && rule != RouteRule::PlatformSignal;
         if rule == RouteRule::PlatformSignal {
@@ -831,6 +871,7 @@ impl Heuristic {
             label,
             rule,
             confidence,
+            gap,
             ambiguous,
             reasons,
             resolved,

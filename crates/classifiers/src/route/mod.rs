@@ -24,9 +24,13 @@
 //! Violations a host's behaviour shows are reported by [`Router::check`]
 //! and [`Router::check_classifier_output`] as `tracing` warnings.
 //!
-//! Two strategies: [`Strategy::Heuristic`] (default; see the `heuristic`
-//! module) and [`Strategy::Seed`] (only what the ADR decides without a
-//! model; see [`seed`]).
+//! Four strategies: [`Strategy::Hybrid`] (the default, as it beats the
+//! heuristic on the dev split), [`Strategy::Heuristic`] (see the `heuristic`
+//! module), [`Strategy::Seed`] (only what the ADR decides without a model;
+//! see [`seed`]), [`Strategy::Learned`] (the learned linear model of
+//! [`crate::learned`] after RC-01 and RC-02) and [`Strategy::Hybrid`] (the
+//! heuristic when confident, the learned model otherwise; RC-01 and RC-02
+//! are never overridden).
 //!
 //! ```
 //! use tact_classifiers::route::{HistoryStore, Router};
@@ -55,10 +59,10 @@ mod models;
 mod prompt;
 pub mod seed;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use tact_core::normalize;
-use tact_types::{Classification, IntentEntry, QueryType, Reason, RouteDecision, RouteRule};
+use tact_types::{Classification, IntentEntry, QueryType, Reason, RouteDecision, RouteRule, Tier};
 
 pub use contract::{Observation, Violation};
 pub use history::{
@@ -69,6 +73,7 @@ pub use models::{ModelSlots, RouteModel, parse_model_output};
 pub use prompt::{HISTORY_RULE, PLATFORM_PRIORITY_RULE, ROLE, build_prompt, render_history};
 
 use crate::Error;
+use crate::learned::{self, HybridThresholds, LinearModel, ModelInput, Task, Traced};
 
 /// The platform-injected prefix registered by default (RC-01).
 pub const DEFAULT_PLATFORM_PREFIX: &str = "you are a direct and concise assistant";
@@ -76,8 +81,10 @@ pub const DEFAULT_PLATFORM_PREFIX: &str = "you are a direct and concise assistan
 crate::strategy::strategy_enum! {
     task: "route",
     what: "Which decision procedure a [`Router`] uses after the prefix fast path.",
-    heuristic: "Weighted English and Spanish cues with the RC-02 signal and RC-03 reference resolution (default).",
+    heuristic: "Weighted English and Spanish cues with the RC-02 signal and RC-03 reference resolution.",
     seed: "Only ADR-0008's deterministic rules; `RETRIEVAL` otherwise.",
+    default: Hybrid,
+    all: [Hybrid, Heuristic, Seed, Learned],
 }
 
 /// Builder of a [`Router`].
@@ -86,6 +93,8 @@ pub struct RouterBuilder {
     strategy: Strategy,
     prefixes: Vec<String>,
     slots: ModelSlots,
+    model: Option<Arc<LinearModel>>,
+    thresholds: Option<HybridThresholds>,
 }
 
 impl Default for RouterBuilder {
@@ -94,15 +103,36 @@ impl Default for RouterBuilder {
             strategy: Strategy::default(),
             prefixes: vec![DEFAULT_PLATFORM_PREFIX.to_owned()],
             slots: ModelSlots::default(),
+            model: None,
+            thresholds: None,
         }
     }
 }
 
 impl RouterBuilder {
-    /// Chooses the strategy (default: [`Strategy::Heuristic`]).
+    /// Chooses the strategy (default: [`Strategy::Hybrid`]).
     #[must_use]
     pub fn strategy(mut self, strategy: Strategy) -> Self {
         self.strategy = strategy;
+        self
+    }
+
+    /// Uses `model` instead of the embedded default for the `learned` and
+    /// `hybrid` strategies (checked at [`build`](Self::build): it must be
+    /// a `route` model with the four types in [`QueryType::ALL`] order).
+    #[must_use]
+    pub fn model(mut self, model: LinearModel) -> Self {
+        self.model = Some(Arc::new(model));
+        self
+    }
+
+    /// Sets the hybrid thresholds: the heuristic decides when its
+    /// confidence and the gap between its top two type scores reach them.
+    /// By default, the thresholds stored with the model. RC-01 and RC-02
+    /// decisions are never deferred.
+    #[must_use]
+    pub fn hybrid_thresholds(mut self, thresholds: HybridThresholds) -> Self {
+        self.thresholds = Some(thresholds);
         self
     }
 
@@ -149,9 +179,15 @@ impl RouterBuilder {
             prefixes.push(n);
         }
         let heuristic = match self.strategy {
-            Strategy::Heuristic => Some(heuristic::Heuristic::new()?),
             Strategy::Seed => None,
+            _ => Some(heuristic::Heuristic::new()?),
         };
+        let (model, thresholds) = learned::settle(
+            Task::Route,
+            matches!(self.strategy, Strategy::Learned | Strategy::Hybrid),
+            self.model,
+            self.thresholds,
+        )?;
         // One literal alternation, searched with the regex crate's
         // precomputed substring finders: `str::contains` would rebuild its
         // searcher on every message.
@@ -172,6 +208,8 @@ impl RouterBuilder {
             prefix_finder,
             slots: self.slots,
             heuristic,
+            model,
+            thresholds,
         })
     }
 }
@@ -185,6 +223,8 @@ pub struct Router {
     prefix_finder: Option<regex::Regex>,
     slots: ModelSlots,
     heuristic: Option<heuristic::Heuristic>,
+    model: Option<Arc<LinearModel>>,
+    thresholds: HybridThresholds,
 }
 
 impl Router {
@@ -242,12 +282,14 @@ impl Router {
             return self.decision(c, RouteRule::PlatformPrefix, false, None);
         }
         match &self.heuristic {
+            Some(h) if self.model.is_some() => self.route_learned(h, message, norm, history),
             Some(h) => {
                 let a = h.analyze(message, &norm, history);
                 let c = Classification {
                     label: a.label,
                     confidence: a.confidence,
                     reasons: a.reasons,
+                    tier: None,
                 };
                 self.decision(c, a.rule, a.ambiguous, a.resolved)
             }
@@ -262,6 +304,70 @@ impl Router {
                 self.decision(c, rule, ambiguous, None)
             }
         }
+    }
+
+    /// The `learned` and `hybrid` strategies after the prefix fast path:
+    /// RC-02 stays rule-based; otherwise the model decides (always for
+    /// `learned`, when the heuristic is not confident for `hybrid`).
+    fn route_learned(
+        &self,
+        h: &heuristic::Heuristic,
+        message: &str,
+        norm: String,
+        history: &[IntentEntry],
+    ) -> RouteDecision {
+        let mut extras = Vec::with_capacity(16);
+        let a = h.analyze_traced(message, &norm, history, Some(&mut extras));
+        let fixed = a.rule == RouteRule::PlatformSignal;
+        let heuristic = Classification {
+            label: a.label,
+            confidence: a.confidence,
+            reasons: a.reasons,
+            tier: Some(Tier::Heuristic),
+        };
+        let defer = match self.strategy {
+            Strategy::Learned => !fixed,
+            _ => learned::defers(a.confidence, a.gap, fixed, &self.thresholds),
+        };
+        let Some(model) = self.model.as_deref().filter(|_| defer) else {
+            return self.decision(heuristic, a.rule, a.ambiguous, a.resolved);
+        };
+        let input = ModelInput { text: norm, extras };
+        let hybrid =
+            (self.strategy == Strategy::Hybrid).then_some((&heuristic, &self.thresholds, a.gap));
+        let c = learned::model_decision(model, &input, hybrid);
+        let ambiguous = c.confidence < 0.5;
+        self.decision(c, RouteRule::Learned, ambiguous, a.resolved)
+    }
+
+    /// The heuristic's decision with its top-two gap, whether a contract
+    /// rule fixed it, and the learned model's input (what `cargo xtask
+    /// train` learns from). `None` for the `seed` strategy and for a
+    /// platform prefix (RC-01), which no model sees.
+    pub fn trace(&self, message: &str, history: &[IntentEntry]) -> Option<Traced<QueryType>> {
+        let h = self.heuristic.as_ref()?;
+        let history = window(history);
+        let norm = normalize(message);
+        if self
+            .prefix_finder
+            .as_ref()
+            .is_some_and(|f| f.is_match(&norm))
+        {
+            return None;
+        }
+        let mut extras = Vec::with_capacity(16);
+        let a = h.analyze_traced(message, &norm, history, Some(&mut extras));
+        Some(Traced {
+            heuristic: Classification {
+                label: a.label,
+                confidence: a.confidence,
+                reasons: a.reasons,
+                tier: None,
+            },
+            gap: a.gap,
+            fixed: a.rule == RouteRule::PlatformSignal,
+            input: ModelInput { text: norm, extras },
+        })
     }
 
     /// Routes like [`Router::route`], and asks `model` (with the

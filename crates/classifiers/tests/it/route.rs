@@ -20,8 +20,17 @@ use tact_types::QueryType::{self, CodeGeneration, Conversational, Platform, Retr
 use tact_types::dataset::RouteExample;
 use tact_types::{IntentEntry, Label, ModelSlot, RouteRule};
 
+/// The heuristic router: the contract tests below check how its rules
+/// read messages and history. The default (hybrid) router has its own
+/// tests at the end.
 fn router() -> &'static Router {
-    Router::shared().unwrap()
+    static R: std::sync::OnceLock<Router> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        Router::builder()
+            .strategy(RouteStrategy::Heuristic)
+            .build()
+            .unwrap()
+    })
 }
 
 fn h(kind: QueryType, text: &str) -> IntentEntry {
@@ -395,7 +404,11 @@ fn rc05_model_slots_come_from_the_environment_with_fallback() {
 #[test]
 fn rc05_the_fallback_model_runs_on_the_main_slot() {
     let slots = ModelSlots::new(Some("big".into()), Some("small".into()));
-    let r = Router::builder().model_slots(slots).build().unwrap();
+    let r = Router::builder()
+        .strategy(RouteStrategy::Heuristic)
+        .model_slots(slots)
+        .build()
+        .unwrap();
     let model = CountingModel::new(Some("<think>hmm</think> conversational"));
     let d = r.route_with_model("zzz qqq", &[], &model);
     assert_eq!(model.calls(), 1);
@@ -802,5 +815,52 @@ proptest! {
         let back = store.recent(&s);
         prop_assert_eq!(back.len(), 1);
         prop_assert_eq!(back[0].snippet.as_str(), cut);
+    }
+}
+
+// ------------------------------------------------ the default (hybrid) router
+
+#[test]
+fn hybrid_keeps_rc01_and_rc02_rule_based() {
+    let r = Router::shared().unwrap();
+    assert_eq!(r.strategy(), RouteStrategy::Hybrid);
+    let d = r.route("You are a direct and concise assistant. Fix this loop", &[]);
+    assert_eq!(d.rule, RouteRule::PlatformPrefix);
+    for m in [
+        "I'm at 92% of my monthly quota, what now?",
+        "How many API calls did I make this month?",
+        "¿Cuánto llevo gastado de mi plan este mes?",
+    ] {
+        let d = r.route(
+            m,
+            &[h(CodeGeneration, "Write an endpoint that lists products")],
+        );
+        assert_eq!(
+            (d.label(), d.rule),
+            (Platform, RouteRule::PlatformSignal),
+            "{m}"
+        );
+        assert_eq!(d.classification.tier, Some(tact_types::Tier::Heuristic));
+    }
+    // A model-decided route names its tier and rule.
+    let d = r.route("zzz qqq", &[]);
+    match d.rule {
+        RouteRule::Learned => assert_eq!(d.classification.tier, Some(tact_types::Tier::Learned)),
+        _ => assert_eq!(d.classification.tier, Some(tact_types::Tier::Heuristic)),
+    }
+}
+
+#[test]
+fn hybrid_reads_only_the_history_window() {
+    let r = Router::shared().unwrap();
+    let mut history = vec![h(Platform, "How many API calls did I make this month?")];
+    history.extend(std::iter::repeat_n(
+        h(CodeGeneration, "Write a parser"),
+        HISTORY_WINDOW,
+    ));
+    for m in ["And last month?", "can you break that down?", "thanks!"] {
+        let all = r.route(m, &history);
+        let window = r.route(m, &history[1..]);
+        assert_eq!(all, window, "{m}");
     }
 }

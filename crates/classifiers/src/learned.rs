@@ -1,0 +1,239 @@
+//! The learned tier shared by the text classifiers: the embedded default
+//! models, the model input (normalized text plus the heuristic cues that
+//! fired), and the hybrid rule deciding when the heuristic defers.
+//!
+//! The default models are trained by `cargo xtask train` from the train
+//! splits of `fixtures/` and embedded with `include_str!`, so the library
+//! works with no file and no configuration. A host can load its own with
+//! [`LinearModel::from_json`] and pass it to a classifier's builder.
+
+use std::sync::{Arc, OnceLock};
+
+pub use tact_core::learn::{HybridThresholds, LinearModel, Prediction};
+use tact_types::{Classification, Label, Reason, Tier};
+
+use crate::Error;
+
+/// The task a model serves (its `task` field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Task {
+    /// Question effort (`low`, `medium`, `high`).
+    Effort,
+    /// Query granularity (`fine-grained`, `holistic`).
+    Granularity,
+    /// Query routing (`RETRIEVAL`, `CODE_GENERATION`, `CONVERSATIONAL`,
+    /// `PLATFORM`).
+    Route,
+}
+
+impl Task {
+    /// The task's name, as in model files and `cargo xtask`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Task::Effort => "effort",
+            Task::Granularity => "granularity",
+            Task::Route => "route",
+        }
+    }
+
+    /// The label names a model for this task must have, in order.
+    pub fn labels(self) -> Vec<String> {
+        fn names<L: Label>() -> Vec<String> {
+            L::ALL.iter().map(|l| l.as_str().to_owned()).collect()
+        }
+        match self {
+            Task::Effort => names::<tact_types::EffortLevel>(),
+            Task::Granularity => names::<tact_types::Granularity>(),
+            Task::Route => names::<tact_types::QueryType>(),
+        }
+    }
+
+    /// The embedded default model file of the task.
+    pub fn default_model_json(self) -> &'static str {
+        match self {
+            Task::Effort => include_str!("../models/effort.json"),
+            Task::Granularity => include_str!("../models/granularity.json"),
+            Task::Route => include_str!("../models/route.json"),
+        }
+    }
+
+    /// The embedded default model, parsed once and shared.
+    pub fn default_model(self) -> Result<Arc<LinearModel>, Error> {
+        static CACHE: [OnceLock<Result<Arc<LinearModel>, String>>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        let slot = match self {
+            Task::Effort => &CACHE[0],
+            Task::Granularity => &CACHE[1],
+            Task::Route => &CACHE[2],
+        };
+        slot.get_or_init(|| {
+            LinearModel::from_json(self.default_model_json())
+                .map_err(|e| match e {
+                    tact_core::CoreError::Model { message } => message,
+                    other => other.to_string(),
+                })
+                .and_then(|m| {
+                    self.check(&m)
+                        .map(|()| Arc::new(m))
+                        .map_err(|e| e.to_string())
+                })
+        })
+        .clone()
+        .map_err(|message| {
+            Error::Core(tact_core::CoreError::Model {
+                message: format!("embedded {} model: {message}", self.name()),
+            })
+        })
+    }
+
+    /// Checks that `model` was trained for this task with its labels in
+    /// order.
+    pub fn check(self, model: &LinearModel) -> Result<(), Error> {
+        let want = self.labels();
+        if model.task() != self.name() || model.labels() != want.as_slice() {
+            return Err(Error::Core(tact_core::CoreError::Model {
+                message: format!(
+                    "a {} model with labels {:?} cannot serve {} (labels {:?})",
+                    model.task(),
+                    model.labels(),
+                    self.name(),
+                    want
+                ),
+            }));
+        }
+        Ok(())
+    }
+}
+
+/// What the learned model reads for one input: the normalized text and
+/// the names of the heuristic cues that fired.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ModelInput {
+    /// The input, normalized (see [`tact_core::normalize`]).
+    pub text: String,
+    /// Names of the heuristic cues and markers that fired.
+    pub extras: Vec<&'static str>,
+}
+
+/// A heuristic decision with what the hybrid needs to judge it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Traced<L> {
+    /// The heuristic's decision.
+    pub heuristic: Classification<L>,
+    /// Gap between the heuristic's top two scores, in its own evidence
+    /// units.
+    pub gap: f32,
+    /// Whether a contract rule decided, which no model may override
+    /// (routing's RC-01 and RC-02).
+    pub fixed: bool,
+    /// The learned model's input.
+    pub input: ModelInput,
+}
+
+/// Whether the hybrid defers a heuristic decision to the model.
+pub fn defers(confidence: f32, gap: f32, fixed: bool, t: &HybridThresholds) -> bool {
+    !fixed && (confidence < t.min_confidence || gap < t.min_gap)
+}
+
+/// Thresholds used when neither the builder nor the model file sets them.
+pub const FALLBACK_THRESHOLDS: HybridThresholds = HybridThresholds {
+    min_confidence: 0.6,
+    min_gap: 0.5,
+};
+
+/// The model and thresholds a classifier's builder settles on: the given
+/// model (checked against `task`) or the embedded default, when
+/// `needs_model`; the given thresholds, else the model's, else
+/// [`FALLBACK_THRESHOLDS`].
+pub(crate) fn settle(
+    task: Task,
+    needs_model: bool,
+    model: Option<Arc<LinearModel>>,
+    thresholds: Option<HybridThresholds>,
+) -> Result<(Option<Arc<LinearModel>>, HybridThresholds), Error> {
+    let model = if needs_model {
+        Some(match model {
+            Some(m) => {
+                task.check(&m)?;
+                m
+            }
+            None => task.default_model()?,
+        })
+    } else {
+        None
+    };
+    let thresholds = thresholds
+        .or_else(|| model.as_ref().and_then(|m| m.hybrid()))
+        .unwrap_or(FALLBACK_THRESHOLDS);
+    Ok((model, thresholds))
+}
+
+/// The model's decision as a classification with reasons.
+pub(crate) fn model_decision<L: Label>(
+    model: &LinearModel,
+    input: &ModelInput,
+    heuristic: Option<(&Classification<L>, &HybridThresholds, f32)>,
+) -> Classification<L> {
+    let p = model.predict(&input.text, input.extras.iter().copied());
+    let i = p.label();
+    let label = L::ALL.get(i).copied().unwrap_or(L::ALL[0]);
+    let prob = p.probability(i);
+    let mut c = Classification::new(label, prob)
+        .with_tier(Tier::Learned)
+        .with_reason(Reason::new(
+            "learned_model",
+            format!(
+                "the learned model gives {} a probability of {:.2}",
+                label.as_str(),
+                prob
+            ),
+            prob,
+        ));
+    if let Some((h, t, gap)) = heuristic {
+        c.reasons.push(Reason::new(
+            "heuristic_deferred",
+            format!(
+                "the heuristic said {} at confidence {:.2} with a gap of {:.2} (thresholds {:.2} and {:.2})",
+                h.label.as_str(),
+                h.confidence,
+                gap,
+                t.min_confidence,
+                t.min_gap
+            ),
+            0.0,
+        ));
+        if h.label == label {
+            c.reasons.extend(h.reasons.iter().cloned());
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_models_load_and_match_their_tasks() {
+        for task in [Task::Effort, Task::Granularity, Task::Route] {
+            let m = task.default_model().unwrap();
+            assert_eq!(m.task(), task.name());
+            assert!(m.nonzero_rows() > 100, "{}", task.name());
+        }
+        let effort = Task::Effort.default_model().unwrap();
+        assert!(Task::Route.check(&effort).is_err());
+    }
+
+    #[test]
+    fn deferral_respects_fixed_rules() {
+        let t = HybridThresholds {
+            min_confidence: 0.7,
+            min_gap: 1.0,
+        };
+        assert!(defers(0.5, 2.0, false, &t));
+        assert!(defers(0.9, 0.5, false, &t));
+        assert!(!defers(0.9, 2.0, false, &t));
+        assert!(!defers(0.1, 0.0, true, &t));
+    }
+}

@@ -1,0 +1,240 @@
+//! Hashed features of a normalized text: word unigrams and bigrams, byte
+//! n-grams across the padded text, and caller-supplied extra features
+//! (heuristic cue names), each folded into `2^hash_bits` buckets.
+
+use serde::{Deserialize, Serialize};
+
+/// Bytes of the text read for features; the rest of a huge input is
+/// ignored so that a call stays bounded.
+pub const MAX_FEATURE_BYTES: usize = 2048;
+
+/// How a text becomes features. Stored in the model file: a model is only
+/// valid with the configuration it was trained with.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeatureConfig {
+    /// Number of hash buckets as a power of two (8..=20).
+    pub hash_bits: u8,
+    /// Longest word n-gram (1 = unigrams, 2 = unigrams and bigrams).
+    pub word_ngrams: u8,
+    /// Shortest and longest byte n-gram over the space-padded text
+    /// (`[0, 0]` turns them off).
+    pub char_ngrams: [u8; 2],
+    /// Value of each byte n-gram feature (words, bigrams and extras count
+    /// 1): there are many more of them, and they should refine rather than
+    /// drown the word and cue features.
+    pub char_weight: f32,
+}
+
+impl Default for FeatureConfig {
+    fn default() -> Self {
+        Self {
+            hash_bits: 16,
+            word_ngrams: 1,
+            char_ngrams: [3, 5],
+            char_weight: 0.25,
+        }
+    }
+}
+
+impl FeatureConfig {
+    /// Number of buckets.
+    pub fn dim(&self) -> usize {
+        1usize << self.hash_bits
+    }
+
+    /// Checks the ranges a model file may hold.
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        if !(8..=20).contains(&self.hash_bits) {
+            return Err(format!("hash_bits {} is outside 8..=20", self.hash_bits));
+        }
+        if !(1..=3).contains(&self.word_ngrams) {
+            return Err(format!("word_ngrams {} is outside 1..=3", self.word_ngrams));
+        }
+        let [lo, hi] = self.char_ngrams;
+        if (lo, hi) != (0, 0) && !(lo >= 1 && lo <= hi && hi <= 8) {
+            return Err(format!(
+                "char_ngrams [{lo}, {hi}] must be [0, 0] or 1 <= lo <= hi <= 8"
+            ));
+        }
+        if !(self.char_weight.is_finite() && (0.0..=4.0).contains(&self.char_weight)) {
+            return Err(format!("char_weight {} is outside 0..=4", self.char_weight));
+        }
+        Ok(())
+    }
+
+    /// Calls `f` with the bucket and value of every feature of `text`
+    /// (normalized, see [`crate::normalize`]) and of each `extras` name,
+    /// and returns the feature vector's squared norm (the sum of the
+    /// squared values). Allocates nothing.
+    pub fn for_each<'e>(
+        &self,
+        text: &str,
+        extras: impl IntoIterator<Item = &'e str>,
+        mut f: impl FnMut(usize, f32),
+    ) -> f32 {
+        let mask = (self.dim() - 1) as u64;
+        let mut norm2 = 0.0f32;
+        let mut emit = |h: u64, v: f32| {
+            f(fold(h, mask), v);
+            norm2 += v * v;
+        };
+        let text = truncate(text, MAX_FEATURE_BYTES);
+        // Words: maximal runs of alphanumeric characters (or `_`).
+        let mut prev: [u64; 2] = [0, 0];
+        for (seen, word) in text
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .enumerate()
+        {
+            let h = fnv(b'w', word.as_bytes());
+            emit(h, 1.0);
+            if self.word_ngrams >= 2 && seen >= 1 {
+                emit(mix(prev[1], h, 2), 1.0);
+            }
+            if self.word_ngrams >= 3 && seen >= 2 {
+                emit(mix(mix(prev[0], prev[1], 3), h, 3), 1.0);
+            }
+            prev = [prev[1], h];
+        }
+        // Byte n-grams over " text ", so that word starts and ends show.
+        let [lo, hi] = self.char_ngrams;
+        let cw = self.char_weight;
+        if lo > 0 && cw > 0.0 {
+            let bytes = text.as_bytes();
+            let len = bytes.len() + 2;
+            let at = |i: usize| -> u8 {
+                if i == 0 || i == len - 1 {
+                    b' '
+                } else {
+                    bytes.get(i - 1).copied().unwrap_or(b' ')
+                }
+            };
+            for start in 0..len {
+                let mut h = FNV_OFFSET ^ u64::from(b'c');
+                for k in 0..usize::from(hi) {
+                    let i = start + k;
+                    if i >= len {
+                        break;
+                    }
+                    h = (h ^ u64::from(at(i))).wrapping_mul(FNV_PRIME);
+                    if k + 1 >= usize::from(lo) {
+                        emit(h ^ (k as u64 + 1), cw);
+                    }
+                }
+            }
+        }
+        for extra in extras {
+            emit(fnv(b'x', extra.as_bytes()), 1.0);
+        }
+        norm2
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+fn fnv(namespace: u8, bytes: &[u8]) -> u64 {
+    let mut h = (FNV_OFFSET ^ u64::from(namespace)).wrapping_mul(FNV_PRIME);
+    for &b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+    }
+    h
+}
+
+fn mix(a: u64, b: u64, salt: u64) -> u64 {
+    (a.rotate_left(17) ^ b ^ salt).wrapping_mul(FNV_PRIME)
+}
+
+/// Folds a 64-bit hash into a bucket (a final avalanche so that low bits
+/// depend on every input byte).
+fn fold(h: u64, mask: u64) -> usize {
+    let mut x = h;
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    (x & mask) as usize
+}
+
+/// The longest prefix of `s` of at most `max` bytes ending on a character
+/// boundary.
+fn truncate(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(cfg: &FeatureConfig, text: &str, extras: &[&str]) -> Vec<usize> {
+        let mut v = Vec::new();
+        let mut n2 = 0.0;
+        let norm2 = cfg.for_each(text, extras.iter().copied(), |i, x| {
+            v.push(i);
+            n2 += x * x;
+        });
+        assert!((norm2 - n2).abs() < 1e-3);
+        v
+    }
+
+    #[test]
+    fn counts_words_bigrams_ngrams_and_extras() {
+        let cfg = FeatureConfig {
+            hash_bits: 12,
+            word_ngrams: 2,
+            char_ngrams: [3, 3],
+            char_weight: 0.5,
+        };
+        // "a b": 2 words + 1 bigram; " a b " has 5 bytes: 3 trigrams; 1 extra.
+        assert_eq!(collect(&cfg, "a b", &["cue"]).len(), 2 + 1 + 3 + 1);
+        assert!(collect(&cfg, "", &[]).len() <= 1);
+        assert!(collect(&cfg, "x y z", &[]).iter().all(|&i| i < 4096));
+    }
+
+    #[test]
+    fn deterministic_and_order_sensitive() {
+        let cfg = FeatureConfig {
+            word_ngrams: 2,
+            ..FeatureConfig::default()
+        };
+        assert_eq!(
+            collect(&cfg, "which port", &[]),
+            collect(&cfg, "which port", &[])
+        );
+        let mut a = collect(&cfg, "port which", &[]);
+        let mut b = collect(&cfg, "which port", &[]);
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_ne!(a, b, "bigrams see word order");
+    }
+
+    #[test]
+    fn huge_and_multibyte_inputs_are_bounded() {
+        let cfg = FeatureConfig::default();
+        let huge = "é".repeat(100_000);
+        let n = collect(&cfg, &huge, &[]).len();
+        assert!(n < 3 * MAX_FEATURE_BYTES, "{n}");
+    }
+
+    #[test]
+    fn validates_ranges() {
+        assert!(FeatureConfig::default().validate().is_ok());
+        let bad = FeatureConfig {
+            hash_bits: 40,
+            ..FeatureConfig::default()
+        };
+        assert!(bad.validate().is_err());
+        let bad = FeatureConfig {
+            char_ngrams: [4, 2],
+            ..FeatureConfig::default()
+        };
+        assert!(bad.validate().is_err());
+    }
+}

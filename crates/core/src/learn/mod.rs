@@ -1,0 +1,416 @@
+//! The learned tier: multinomial logistic regression over hashed word and
+//! byte n-grams plus caller-supplied cue features, in plain Rust.
+//!
+//! - [`FeatureConfig`] turns a normalized text (and extra feature names,
+//!   such as the heuristic cues that fired) into hash buckets.
+//! - [`LinearModel`] holds the weights, reads and writes the versioned
+//!   JSON model format ([`MODEL_FORMAT`], [`MODEL_VERSION`]) and predicts
+//!   calibrated probabilities with no allocation.
+//! - [`Trainer`] fits a model deterministically (fixed seed, fixed order,
+//!   AdaGrad with L2 regularisation, balanced class weights) and calibrates
+//!   it by temperature scaling on out-of-fold predictions.
+//!
+//! ```
+//! use tact_core::learn::{Example, FeatureConfig, LinearModel, Trainer};
+//!
+//! let data: Vec<Example> = [
+//!     ("what is the port", 0), ("which port is used", 0), ("port number please", 0),
+//!     ("summarize the design", 1), ("explain the overall design", 1), ("overview of the design", 1),
+//! ]
+//! .iter()
+//! .map(|(t, y)| Example::new(t, Vec::new(), *y))
+//! .collect();
+//! let labels = vec!["fine".to_string(), "broad".to_string()];
+//! let fit = Trainer::default().train("demo", labels, &data)?;
+//! let model = LinearModel::from_json(&fit.model.to_json())?;
+//! let p = model.predict("explain the design", []);
+//! assert_eq!(p.label(), 1);
+//! assert!(p.probability(1) > 0.5);
+//! # Ok::<(), tact_core::CoreError>(())
+//! ```
+
+mod features;
+mod train;
+
+use serde::{Deserialize, Serialize};
+
+pub use features::{FeatureConfig, MAX_FEATURE_BYTES};
+pub use train::{Example, Fit, Trainer};
+
+use crate::CoreError;
+
+/// The `format` field of every model file.
+pub const MODEL_FORMAT: &str = "tact-linear-model";
+/// The version of the model file format this crate reads and writes.
+pub const MODEL_VERSION: u32 = 1;
+/// Most labels a model may have.
+pub const MAX_LABELS: usize = 8;
+
+/// Default hybrid thresholds stored with a model: the heuristic decides
+/// when its confidence and its top-two evidence gap reach them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HybridThresholds {
+    /// Smallest heuristic confidence (in [0, 1]) kept without the model.
+    pub min_confidence: f32,
+    /// Smallest gap between the heuristic's top two scores (in the
+    /// heuristic's own evidence units) kept without the model.
+    pub min_gap: f32,
+}
+
+/// How a model was trained (recorded in the file, informative).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainingInfo {
+    /// Number of training examples.
+    pub examples: usize,
+    /// Passes over the data.
+    pub epochs: u32,
+    /// L2 regularisation strength.
+    pub l2: f64,
+    /// AdaGrad base learning rate.
+    pub learning_rate: f64,
+    /// Seed of the example order.
+    pub seed: u64,
+    /// Folds used to fit the temperature.
+    pub folds: u32,
+}
+
+/// The model file, as serialized.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ModelFile {
+    format: String,
+    version: u32,
+    task: String,
+    labels: Vec<String>,
+    features: FeatureConfig,
+    training: TrainingInfo,
+    temperature: f32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hybrid: Option<HybridThresholds>,
+    bias: Vec<f32>,
+    /// Non-zero rows: `[bucket, [w_label0, w_label1, ...]]`, by bucket.
+    rows: Vec<(u64, Vec<f64>)>,
+}
+
+/// A trained linear classifier over hashed features.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinearModel {
+    task: String,
+    labels: Vec<String>,
+    features: FeatureConfig,
+    training: TrainingInfo,
+    temperature: f32,
+    hybrid: Option<HybridThresholds>,
+    bias: Vec<f32>,
+    /// Dense `dim * labels` weights, row-major by bucket.
+    weights: Vec<f32>,
+}
+
+/// Probabilities over a model's labels (no allocation).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prediction {
+    probs: [f32; MAX_LABELS],
+    len: usize,
+}
+
+impl Prediction {
+    /// Index of the most probable label (the first on ties).
+    pub fn label(&self) -> usize {
+        let mut best = 0;
+        for i in 1..self.len {
+            if self.probs[i] > self.probs[best] {
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Probability of label `i` (0 outside the model's labels).
+    pub fn probability(&self, i: usize) -> f32 {
+        if i < self.len { self.probs[i] } else { 0.0 }
+    }
+
+    /// All probabilities, in label order.
+    pub fn probabilities(&self) -> &[f32] {
+        &self.probs[..self.len]
+    }
+
+    /// Probability of the top label minus that of the runner-up.
+    pub fn margin(&self) -> f32 {
+        let top = self.label();
+        let second = (0..self.len)
+            .filter(|&i| i != top)
+            .map(|i| self.probs[i])
+            .fold(0.0f32, f32::max);
+        self.probs[top] - second
+    }
+}
+
+impl LinearModel {
+    /// Reads a model file. Every field is checked: the format name and
+    /// version, the label count, the feature configuration, and that every
+    /// row names a bucket in range with one finite weight per label.
+    pub fn from_json(json: &str) -> Result<Self, CoreError> {
+        let bad = |message: String| CoreError::Model { message };
+        let file: ModelFile =
+            serde_json::from_str(json).map_err(|e| bad(format!("not a model file: {e}")))?;
+        if file.format != MODEL_FORMAT {
+            return Err(bad(format!(
+                "format is `{}`, expected `{MODEL_FORMAT}`",
+                file.format
+            )));
+        }
+        if file.version != MODEL_VERSION {
+            return Err(bad(format!(
+                "format version {} is not supported (this build reads {MODEL_VERSION})",
+                file.version
+            )));
+        }
+        let k = file.labels.len();
+        if !(2..=MAX_LABELS).contains(&k) {
+            return Err(bad(format!("{k} labels; a model has 2 to {MAX_LABELS}")));
+        }
+        file.features.validate().map_err(bad)?;
+        if file.bias.len() != k || file.bias.iter().any(|b| !b.is_finite()) {
+            return Err(bad(format!("bias must hold {k} finite numbers")));
+        }
+        if !(file.temperature.is_finite() && file.temperature > 0.0) {
+            return Err(bad("temperature must be a positive number".into()));
+        }
+        let dim = file.features.dim();
+        let mut weights = vec![0.0f32; dim * k];
+        for (n, (bucket, row)) in file.rows.iter().enumerate() {
+            if row.len() != k {
+                return Err(bad(format!("row {n} must hold {k} weights")));
+            }
+            let Some(base) = usize::try_from(*bucket).ok().filter(|b| *b < dim) else {
+                return Err(bad(format!("row {n}: bucket {bucket} is not in 0..{dim}")));
+            };
+            for (j, w) in row.iter().enumerate() {
+                if !w.is_finite() {
+                    return Err(bad(format!("row {n}: weight {j} is not finite")));
+                }
+                weights[base * k + j] = *w as f32;
+            }
+        }
+        Ok(Self {
+            task: file.task,
+            labels: file.labels,
+            features: file.features,
+            training: file.training,
+            temperature: file.temperature,
+            hybrid: file.hybrid,
+            bias: file.bias,
+            weights,
+        })
+    }
+
+    /// Writes the model file (stable: the same model gives the same bytes).
+    pub fn to_json(&self) -> String {
+        let k = self.labels.len();
+        let rows = self
+            .weights
+            .chunks(k)
+            .enumerate()
+            .filter(|(_, w)| w.iter().any(|x| *x != 0.0))
+            .map(|(i, w)| (i as u64, w.iter().map(|x| decimal(*x)).collect()))
+            .collect();
+        let file = ModelFile {
+            format: MODEL_FORMAT.to_owned(),
+            version: MODEL_VERSION,
+            task: self.task.clone(),
+            labels: self.labels.clone(),
+            features: self.features,
+            training: self.training.clone(),
+            temperature: self.temperature,
+            hybrid: self.hybrid,
+            bias: self.bias.clone(),
+            rows,
+        };
+        // Serializing plain numbers and strings cannot fail.
+        let mut out = serde_json::to_string(&file).unwrap_or_default();
+        out.push('\n');
+        out
+    }
+
+    /// The task the model was trained for.
+    pub fn task(&self) -> &str {
+        &self.task
+    }
+
+    /// The label names, in index order.
+    pub fn labels(&self) -> &[String] {
+        &self.labels
+    }
+
+    /// The feature configuration.
+    pub fn features(&self) -> &FeatureConfig {
+        &self.features
+    }
+
+    /// How the model was trained.
+    pub fn training(&self) -> &TrainingInfo {
+        &self.training
+    }
+
+    /// The calibration temperature (logits are divided by it).
+    pub fn temperature(&self) -> f32 {
+        self.temperature
+    }
+
+    /// The hybrid thresholds stored with the model, if any.
+    pub fn hybrid(&self) -> Option<HybridThresholds> {
+        self.hybrid
+    }
+
+    /// Sets the hybrid thresholds stored with the model.
+    pub fn set_hybrid(&mut self, thresholds: Option<HybridThresholds>) {
+        self.hybrid = thresholds;
+    }
+
+    /// Number of non-zero weight rows.
+    pub fn nonzero_rows(&self) -> usize {
+        let k = self.labels.len();
+        self.weights
+            .chunks(k)
+            .filter(|w| w.iter().any(|x| *x != 0.0))
+            .count()
+    }
+
+    /// Calibrated probabilities for a normalized `text` (see
+    /// [`crate::normalize`]) and the names of extra features (for example
+    /// the heuristic cues that fired). Allocates nothing.
+    pub fn predict<'e>(&self, text: &str, extras: impl IntoIterator<Item = &'e str>) -> Prediction {
+        let k = self.labels.len();
+        let mut sums = [0.0f32; MAX_LABELS];
+        let norm2 = self.features.for_each(text, extras, |bucket, x| {
+            if let Some(row) = self.weights.get(bucket * k..bucket * k + k) {
+                for (s, w) in sums.iter_mut().zip(row) {
+                    *s += *w * x;
+                }
+            }
+        });
+        let scale = if norm2 > 0.0 { 1.0 / norm2.sqrt() } else { 0.0 };
+        let mut logits = [0.0f32; MAX_LABELS];
+        for j in 0..k {
+            logits[j] = (self.bias[j] + sums[j] * scale) / self.temperature;
+        }
+        softmax(&logits[..k], k)
+    }
+}
+
+/// Weights are stored to 4 decimals; this prints one as that decimal
+/// (reading it back gives the same `f32`).
+fn decimal(x: f32) -> f64 {
+    (f64::from(x) * 1e4).round() / 1e4
+}
+
+/// A numerically safe softmax into a [`Prediction`].
+pub(crate) fn softmax(logits: &[f32], k: usize) -> Prediction {
+    let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut probs = [0.0f32; MAX_LABELS];
+    let mut total = 0.0f32;
+    for (p, l) in probs.iter_mut().zip(logits) {
+        *p = (l - max).exp();
+        total += *p;
+    }
+    if !(total.is_finite() && total > 0.0) {
+        let uniform = 1.0 / k as f32;
+        for p in probs.iter_mut().take(k) {
+            *p = uniform;
+        }
+    } else {
+        for p in probs.iter_mut().take(k) {
+            *p /= total;
+        }
+    }
+    Prediction { probs, len: k }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tiny() -> LinearModel {
+        let data: Vec<Example> = [
+            ("how many rows", 0),
+            ("which port", 0),
+            ("what date", 0),
+            ("summarize everything", 1),
+            ("explain the approach", 1),
+            ("overview of themes", 1),
+        ]
+        .iter()
+        .map(|(t, y)| Example::new(t, vec![], *y))
+        .collect();
+        let trainer = Trainer {
+            epochs: 5,
+            folds: 2,
+            ..Trainer::default()
+        };
+        match trainer.train("t", vec!["a".into(), "b".into()], &data) {
+            Ok(fit) => fit.model,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn json_round_trip_is_exact() {
+        let m = tiny();
+        let json = m.to_json();
+        let back = LinearModel::from_json(&json).unwrap();
+        assert_eq!(back, m);
+        assert_eq!(back.to_json(), json);
+    }
+
+    #[test]
+    fn malformed_files_are_clear_errors() {
+        let json = tiny().to_json();
+        let cases = [
+            ("", "not a model file"),
+            ("{}", "not a model file"),
+            ("[1,2]", "not a model file"),
+            (&json.replace(MODEL_FORMAT, "other"), "format is `other`"),
+            (&json.replace("\"version\":1", "\"version\":9"), "version 9"),
+            (
+                &json.replace("\"hash_bits\":16", "\"hash_bits\":60"),
+                "hash_bits",
+            ),
+            (
+                &json.replace("\"temperature\":", "\"temperature\":-"),
+                "temperature",
+            ),
+            (
+                &json.replace("\"rows\":[[", "\"rows\":[[99999999,[1,2]],["),
+                "row 0",
+            ),
+            (&json.replace("\"rows\":[[", "\"rows\":[[1,[1]],["), "row 0"),
+            (
+                &json.replace("\"rows\":[[", "\"rows\":[[1.5,[1,2]],["),
+                "not a model file",
+            ),
+            (
+                &json.replace("\"task\"", "\"extra\":1,\"task\""),
+                "unknown field",
+            ),
+        ];
+        for (text, want) in cases {
+            let e = LinearModel::from_json(text).unwrap_err().to_string();
+            assert!(e.contains(want), "{want}: {e}");
+        }
+    }
+
+    #[test]
+    fn predictions_are_probabilities() {
+        let m = tiny();
+        for text in ["", "how many", "explain", &"x".repeat(50_000)] {
+            let p = m.predict(text, ["cue"]);
+            let total: f32 = p.probabilities().iter().sum();
+            assert!((total - 1.0).abs() < 1e-4, "{total}");
+            assert!(p.margin() >= 0.0);
+        }
+        assert_eq!(m.predict("summarize the approach", []).label(), 1);
+    }
+}

@@ -1,0 +1,380 @@
+//! Deterministic training of a [`LinearModel`]: AdaGrad on the multinomial
+//! logistic loss with L2 regularisation and balanced class weights, a
+//! fixed seed and order, then temperature scaling fitted on out-of-fold
+//! predictions.
+
+use super::{
+    FeatureConfig, LinearModel, MAX_LABELS, MODEL_FORMAT, Prediction, TrainingInfo, softmax,
+};
+use crate::CoreError;
+
+/// One training example: a normalized text, extra feature names and the
+/// index of its label.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    /// The text, normalized as [`crate::normalize`] does.
+    pub text: String,
+    /// Extra feature names (heuristic cues that fired...).
+    pub extras: Vec<String>,
+    /// Index of the gold label in the model's labels.
+    pub label: usize,
+}
+
+impl Example {
+    /// Creates an example.
+    pub fn new(text: &str, extras: Vec<String>, label: usize) -> Self {
+        Self {
+            text: text.to_owned(),
+            extras,
+            label,
+        }
+    }
+}
+
+/// The hyper-parameters of a training run. Two runs with the same
+/// parameters and examples give identical models.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trainer {
+    /// How texts become features.
+    pub features: FeatureConfig,
+    /// Passes over the data.
+    pub epochs: u32,
+    /// L2 regularisation strength (applied to the weights a step touches).
+    pub l2: f64,
+    /// AdaGrad base learning rate.
+    pub learning_rate: f64,
+    /// Seed of the example order.
+    pub seed: u64,
+    /// Folds for the out-of-fold predictions the temperature is fitted on
+    /// (at least 2).
+    pub folds: u32,
+}
+
+impl Default for Trainer {
+    fn default() -> Self {
+        Self {
+            features: FeatureConfig::default(),
+            epochs: 25,
+            l2: 1e-4,
+            learning_rate: 0.5,
+            seed: 0x7AC7,
+            folds: 5,
+        }
+    }
+}
+
+/// A trained model with the out-of-fold predictions of its training data.
+#[derive(Debug, Clone)]
+pub struct Fit {
+    /// The model, trained on every example and calibrated.
+    pub model: LinearModel,
+    /// For each example, in input order, the calibrated prediction of a
+    /// model trained without its fold: an honest estimate of how the model
+    /// does on unseen data (used to choose the hybrid thresholds).
+    pub out_of_fold: Vec<Prediction>,
+}
+
+struct Encoded {
+    buckets: Vec<(u32, f64)>,
+    scale: f64,
+    label: usize,
+}
+
+impl Trainer {
+    /// Trains a model for `task` with `labels` on `examples`.
+    pub fn train(
+        &self,
+        task: &str,
+        labels: Vec<String>,
+        examples: &[Example],
+    ) -> Result<Fit, CoreError> {
+        let bad = |message: String| CoreError::Model { message };
+        let k = labels.len();
+        if !(2..=MAX_LABELS).contains(&k) {
+            return Err(bad(format!("{k} labels; a model has 2 to {MAX_LABELS}")));
+        }
+        self.features.validate().map_err(bad)?;
+        if self.folds < 2 {
+            return Err(bad("at least 2 folds are needed".into()));
+        }
+        if examples.len() < self.folds as usize {
+            return Err(bad(format!(
+                "{} examples for {} folds",
+                examples.len(),
+                self.folds
+            )));
+        }
+        if let Some(e) = examples.iter().find(|e| e.label >= k) {
+            return Err(bad(format!("label index {} is not below {k}", e.label)));
+        }
+        let _span = tracing::info_span!("learn.train", task, examples = examples.len()).entered();
+        let data: Vec<Encoded> = examples
+            .iter()
+            .map(|e| {
+                let mut buckets = Vec::new();
+                let norm2 =
+                    self.features
+                        .for_each(&e.text, e.extras.iter().map(String::as_str), |b, x| {
+                            buckets.push((b as u32, f64::from(x)))
+                        });
+                Encoded {
+                    buckets,
+                    scale: if norm2 > 0.0 {
+                        1.0 / f64::from(norm2).sqrt()
+                    } else {
+                        0.0
+                    },
+                    label: e.label,
+                }
+            })
+            .collect();
+
+        // Out-of-fold logits, fold = position modulo the fold count.
+        let folds = self.folds as usize;
+        let mut oof_logits = vec![[0.0f64; MAX_LABELS]; data.len()];
+        for fold in 0..folds {
+            let train: Vec<usize> = (0..data.len()).filter(|i| i % folds != fold).collect();
+            let (w, b) = self.fit(&data, &train, k);
+            for i in (0..data.len()).filter(|i| i % folds == fold) {
+                oof_logits[i] = logits(&w, &b, &data[i], k);
+            }
+        }
+        let temperature = fit_temperature(&oof_logits, &data, k);
+        let out_of_fold = oof_logits
+            .iter()
+            .map(|l| predict_logits(l, k, temperature))
+            .collect();
+
+        let all: Vec<usize> = (0..data.len()).collect();
+        let (w, b) = self.fit(&data, &all, k);
+        let model = LinearModel {
+            task: task.to_owned(),
+            labels,
+            features: self.features,
+            training: TrainingInfo {
+                examples: data.len(),
+                epochs: self.epochs,
+                l2: self.l2,
+                learning_rate: self.learning_rate,
+                seed: self.seed,
+                folds: self.folds,
+            },
+            temperature: round(f64::from(temperature)),
+            hybrid: None,
+            bias: b.iter().map(|x| round(*x)).collect(),
+            weights: w.iter().map(|x| round(*x)).collect(),
+        };
+        tracing::info!(
+            target: "tact::learn",
+            format = MODEL_FORMAT,
+            rows = model.nonzero_rows(),
+            temperature,
+            "trained"
+        );
+        Ok(Fit { model, out_of_fold })
+    }
+
+    /// AdaGrad over the examples `idx`, in an order shuffled per epoch
+    /// from the seed. Returns the weights (`dim * k`) and biases.
+    fn fit(&self, data: &[Encoded], idx: &[usize], k: usize) -> (Vec<f64>, Vec<f64>) {
+        let dim = self.features.dim();
+        let mut w = vec![0.0f64; dim * k];
+        let mut g2 = vec![0.0f64; dim * k];
+        let mut b = vec![0.0f64; k];
+        let mut gb = vec![0.0f64; k];
+        // Balanced class weights: n / (k * count).
+        let mut counts = [0usize; MAX_LABELS];
+        for &i in idx {
+            counts[data[i].label] += 1;
+        }
+        let present = counts.iter().filter(|c| **c > 0).count().max(1);
+        let class_weight: Vec<f64> = counts
+            .iter()
+            .take(k)
+            .map(|&c| {
+                if c == 0 {
+                    0.0
+                } else {
+                    idx.len() as f64 / (present * c) as f64
+                }
+            })
+            .collect();
+        let mut order = idx.to_vec();
+        let mut rng = SplitMix64(self.seed);
+        let lr = self.learning_rate;
+        for _ in 0..self.epochs {
+            for i in (1..order.len()).rev() {
+                let j = (rng.next() % (i as u64 + 1)) as usize;
+                order.swap(i, j);
+            }
+            for &i in &order {
+                let e = &data[i];
+                let l = logits(&w, &b, e, k);
+                let p = softmax64(&l[..k]);
+                let mut g = [0.0f64; MAX_LABELS];
+                for j in 0..k {
+                    let y = if j == e.label { 1.0 } else { 0.0 };
+                    g[j] = class_weight[e.label] * (p[j] - y);
+                }
+                for &(bucket, x) in &e.buckets {
+                    let base = bucket as usize * k;
+                    for j in 0..k {
+                        let grad = g[j] * x * e.scale + self.l2 * w[base + j];
+                        g2[base + j] += grad * grad;
+                        w[base + j] -= lr * grad / (g2[base + j].sqrt() + 1e-8);
+                    }
+                }
+                for j in 0..k {
+                    gb[j] += g[j] * g[j];
+                    b[j] -= lr * g[j] / (gb[j].sqrt() + 1e-8);
+                }
+            }
+        }
+        (w, b)
+    }
+}
+
+fn logits(w: &[f64], b: &[f64], e: &Encoded, k: usize) -> [f64; MAX_LABELS] {
+    let mut out = [0.0f64; MAX_LABELS];
+    for &(bucket, x) in &e.buckets {
+        let base = bucket as usize * k;
+        for j in 0..k {
+            out[j] += w[base + j] * x;
+        }
+    }
+    for j in 0..k {
+        out[j] = b[j] + out[j] * e.scale;
+    }
+    out
+}
+
+fn softmax64(l: &[f64]) -> [f64; MAX_LABELS] {
+    let max = l.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut p = [0.0f64; MAX_LABELS];
+    let mut total = 0.0;
+    for (pi, li) in p.iter_mut().zip(l) {
+        *pi = (li - max).exp();
+        total += *pi;
+    }
+    for pi in p.iter_mut().take(l.len()) {
+        *pi /= total;
+    }
+    p
+}
+
+fn predict_logits(l: &[f64; MAX_LABELS], k: usize, temperature: f32) -> Prediction {
+    let mut scaled = [0.0f32; MAX_LABELS];
+    for j in 0..k {
+        scaled[j] = (l[j] / f64::from(temperature)) as f32;
+    }
+    softmax(&scaled[..k], k)
+}
+
+/// The temperature in 0.2..=5.0 (steps of 0.05) with the lowest mean
+/// negative log-likelihood of the out-of-fold logits.
+fn fit_temperature(oof: &[[f64; MAX_LABELS]], data: &[Encoded], k: usize) -> f32 {
+    let mut best = (f64::INFINITY, 1.0f32);
+    for step in 0..=96u32 {
+        let t = 0.2 + 0.05 * f64::from(step);
+        let nll: f64 = oof
+            .iter()
+            .zip(data)
+            .map(|(l, e)| {
+                let scaled: Vec<f64> = l[..k].iter().map(|x| x / t).collect();
+                let p = softmax64(&scaled);
+                -(p[e.label].max(1e-12)).ln()
+            })
+            .sum::<f64>()
+            / oof.len().max(1) as f64;
+        if nll < best.0 {
+            best = (nll, t as f32);
+        }
+    }
+    best.1
+}
+
+/// Weights are stored to 4 decimals: the file stays small and a model read
+/// back equals the model written.
+fn round(x: f64) -> f32 {
+    ((x * 1e4).round() / 1e4) as f32
+}
+
+/// A small, fixed pseudo-random generator (SplitMix64), so that training
+/// is reproducible on every platform.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data() -> Vec<Example> {
+        let mut v = Vec::new();
+        for (i, w) in ["port", "date", "count", "name", "size", "id"]
+            .iter()
+            .enumerate()
+        {
+            v.push(Example::new(&format!("which {w} is used {i}"), vec![], 0));
+            v.push(Example::new(
+                &format!("explain why the {w} design works"),
+                vec!["why".into()],
+                1,
+            ));
+        }
+        v
+    }
+
+    #[test]
+    fn training_is_deterministic() {
+        let t = Trainer {
+            epochs: 4,
+            folds: 3,
+            ..Trainer::default()
+        };
+        let a = t.train("x", vec!["a".into(), "b".into()], &data()).unwrap();
+        let b = t.train("x", vec!["a".into(), "b".into()], &data()).unwrap();
+        assert_eq!(a.model.to_json(), b.model.to_json());
+        assert_eq!(a.out_of_fold, b.out_of_fold);
+        assert_eq!(a.out_of_fold.len(), data().len());
+    }
+
+    #[test]
+    fn learns_a_separable_problem() {
+        let fit = Trainer::default()
+            .train("x", vec!["a".into(), "b".into()], &data())
+            .unwrap();
+        let right = data()
+            .iter()
+            .filter(|e| {
+                fit.model
+                    .predict(&e.text, e.extras.iter().map(String::as_str))
+                    .label()
+                    == e.label
+            })
+            .count();
+        assert_eq!(right, data().len());
+        assert!(fit.model.temperature() > 0.0);
+    }
+
+    #[test]
+    fn rejects_bad_inputs() {
+        let t = Trainer::default();
+        assert!(t.train("x", vec!["a".into()], &data()).is_err());
+        assert!(
+            t.train("x", vec!["a".into(), "b".into()], &data()[..2])
+                .is_err()
+        );
+        let mut d = data();
+        d[0].label = 5;
+        assert!(t.train("x", vec!["a".into(), "b".into()], &d).is_err());
+    }
+}
