@@ -34,4 +34,7 @@ pub mod trajectory;
 
 pub use cues::{Cue, CueHit, CueSet, CueSetBuilder};
 pub use error::CoreError;
-pub use text::{Segment, extract_questions, normalize, split_sentences, word_count, words};
+pub use text::{
+    Segment, extract_questions, normalize, reader_word_count, reader_words, split_sentences,
+    word_count, words,
+};

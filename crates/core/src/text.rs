@@ -179,6 +179,23 @@ pub fn word_count(text: &str) -> usize {
     words(text).count()
 }
 
+/// The words of a text as a reader counts them: white-space-separated
+/// tokens holding at least one letter or digit. A timestamp (`14:32:05`), a
+/// URL, a version (`v2.3.1`), a path or `numpy==1.26.4` is one word; a lone
+/// dash or bullet is none. The labelling guide's word limits
+/// (`concise_question`, `detail_question`) are counted this way; [`words`]
+/// (UAX #29) splits such tokens into several words.
+pub fn reader_words(text: &str) -> impl Iterator<Item = &str> {
+    text.split_whitespace()
+        .filter(|t| t.chars().any(char::is_alphanumeric))
+}
+
+/// Number of words in a text as a reader counts them (see
+/// [`reader_words`]).
+pub fn reader_word_count(text: &str) -> usize {
+    reader_words(text).count()
+}
+
 /// A span of a text: a sentence, a question or a code block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Segment {
@@ -256,11 +273,16 @@ fn word_before(text: &str, dot: usize) -> String {
     head[start..].to_lowercase()
 }
 
-/// Whether `word` (just before the dot at `dot`) is a unit of time after
-/// a number ("takes 900 ms.", "5 min."), not an abbreviation such as "Ms."
-/// or "min. 3 replicas".
+/// Unit abbreviations (lower case, without their dot) that are also
+/// abbreviations or single letters: after a number they are units and their
+/// dot may end a sentence ("takes 3.5 s.", "900 ms.", "5 min.").
+const UNITS_AFTER_NUMBER: &[&str] = &["s", "ms", "min", "sec", "h", "m", "d", "g"];
+
+/// Whether `word` (just before the dot at `dot`) is a unit after a number
+/// ("takes 900 ms.", "3.5 s.", "5 min."), not an abbreviation such as "Ms.",
+/// "min. 3 replicas" or an initial ("J. Smith").
 fn is_unit_after_number(text: &str, dot: usize, word: &str) -> bool {
-    if !matches!(word, "ms" | "min" | "sec") {
+    if !UNITS_AFTER_NUMBER.contains(&word) {
         return false;
     }
     let Some(before) = text.get(..dot.saturating_sub(word.len())) else {
@@ -285,18 +307,66 @@ fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
     if !line.is_empty() && line.len() <= 3 && line.chars().all(|c| c.is_ascii_digit()) {
         return false;
     }
+    // A unit after a number ("3.5 s.", "900 ms.") is no abbreviation.
+    let unit = is_unit_after_number(text, dot, &word);
     // A single letter is an initial ("J. Smith") or an enumerator.
     let mut chars = word.chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
-        if c.is_alphabetic() {
+        if c.is_alphabetic() && !unit {
             return false;
         }
     }
-    if ABBREVIATIONS.contains(&word.as_str()) && !is_unit_after_number(text, dot, &word) {
+    if ABBREVIATIONS.contains(&word.as_str()) && !unit {
         return word == "etc" && next.is_some_and(char::is_uppercase);
     }
     // The dot before a lower-case word is rarely a sentence end.
     !next.is_some_and(char::is_lowercase)
+}
+
+/// The double quotation open at the scanner's position, if it closes on
+/// the same line: a quote mark without its closing mark on its line (an
+/// inch mark, a typo) opens nothing.
+#[derive(Debug, Default)]
+struct Quotes {
+    /// The closing mark of the open quotation.
+    open: Option<char>,
+    /// Per opening mark (`"`, `“`, `«`): the byte offset up to which a
+    /// search for its closing mark already failed (the end of that line),
+    /// so that a long line is searched once.
+    failed: [usize; 3],
+}
+
+impl Quotes {
+    /// Takes the character `c` that ends at byte `after` into account:
+    /// returns whether it was a quotation mark.
+    fn update(&mut self, text: &str, after: usize, c: char) -> bool {
+        let (kind, closer) = match c {
+            '"' => (0, '"'),
+            '\u{201c}' => (1, '\u{201d}'),
+            '\u{ab}' => (2, '\u{bb}'),
+            '\u{201d}' | '\u{bb}' => {
+                if self.open == Some(c) {
+                    self.open = None;
+                }
+                return true;
+            }
+            _ => return false,
+        };
+        if self.open == Some(c) {
+            self.open = None;
+            return true;
+        }
+        if self.open.is_some() || after < self.failed[kind] {
+            return true;
+        }
+        let rest = text.get(after..).unwrap_or("");
+        match rest.find([closer, '\n']) {
+            Some(at) if rest[at..].starts_with(closer) => self.open = Some(closer),
+            Some(at) => self.failed[kind] = after + at,
+            None => self.failed[kind] = text.len(),
+        }
+        true
+    }
 }
 
 /// Splits a text into sentences.
@@ -304,8 +374,13 @@ fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
 /// A sentence ends at `.`, `!`, `?` (and their full-width forms, `…`)
 /// followed by white space or the end of the text, after any closing quotes
 /// or brackets. Dots after abbreviations (`e.g.`, `z.B.`), inside version
-/// numbers (`3.11`), URLs and file names, and any terminator inside inline
-/// code (`` `a.b?` ``) do not end a sentence. A blank line or a list item
+/// numbers (`3.11`), URLs and file names, any terminator inside inline
+/// code (`` `a.b?` ``) and any terminator inside a double quotation that
+/// closes later on its line (`"Continue? [y/N]"`) do not end a sentence; a
+/// quotation closed right after its terminator ends one unless a lower-case
+/// word follows (`asks "Sure?" before deleting`). After a number, `s`,
+/// `ms`, `min`, `sec`, `h`, `m`, `d`, `g` are units and may end a sentence
+/// (`takes 3.5 s.`). A blank line or a list item
 /// starts a new sentence; a fenced code block (```` ``` ````) is returned as
 /// one segment with `is_code` set.
 pub fn split_sentences(text: &str) -> Vec<Segment> {
@@ -348,6 +423,7 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
     let bytes = text.as_bytes();
     let mut i = 0usize;
     let mut line_start = true;
+    let mut quotes = Quotes::default();
     while i < bytes_len {
         if line_start {
             line_start = false;
@@ -382,10 +458,12 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
         // Jump to the next byte that can matter: ASCII terminators, new
         // lines, backticks, or the lead byte of a non-ASCII terminator
         // (lead bytes are always character boundaries).
-        let Some(off) = bytes[i..]
-            .iter()
-            .position(|b| matches!(b, b'.' | b'!' | b'?' | b'\n' | b'`' | 0xE2 | 0xE3 | 0xEF))
-        else {
+        let Some(off) = bytes[i..].iter().position(|b| {
+            matches!(
+                b,
+                b'.' | b'!' | b'?' | b'\n' | b'`' | b'"' | 0xC2 | 0xE2 | 0xE3 | 0xEF
+            )
+        }) else {
             break;
         };
         let pos = i + off;
@@ -397,7 +475,11 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
             in_code = !in_code;
             continue;
         }
+        if !in_code && quotes.update(text, i, c) {
+            continue;
+        }
         if c == '\n' {
+            quotes.open = None;
             line_start = true;
             // A blank line ends the sentence (and any unclosed inline code).
             let rest = &text[i..];
@@ -424,11 +506,26 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
             }
         }
         let end = i;
+        // Inside a quotation that closes later on the line ("Continue?
+        // [y/N]"), a terminator ends nothing; where the quotation closes
+        // right after it, the sentence goes on before a lower-case word
+        // (`asks "Are you sure?" before deleting`).
+        let mut closed_quote = false;
+        if let Some(closer) = quotes.open {
+            if !text[pos..end].contains(closer) {
+                continue;
+            }
+            quotes.open = None;
+            closed_quote = true;
+        }
         let next = text[end..].chars().next();
         if !next.is_none_or(char::is_whitespace) {
             continue;
         }
         let next_word = text[end..].trim_start().chars().next();
+        if closed_quote && next_word.is_some_and(char::is_lowercase) {
+            continue;
+        }
         if c == '.' || c == '…' {
             let ends = if c == '.' && text[pos..end].starts_with("...") {
                 !next_word.is_some_and(char::is_lowercase)
@@ -508,13 +605,62 @@ const REQUEST_STARTS: &[&str] = &[
 /// Whether a sentence reads as a question: it ends in `?`/`？` (before
 /// closing quotes or brackets), opens with `¿`, or is a direct request such
 /// as "please confirm ...", "let me know which ...", "avísame ...", "bitte
-/// bestätige ...".
+/// bestätige ...". A `?` that closes a double quotation ending the
+/// sentence (`The installer asks "Overwrite?"`) belongs to the quotation:
+/// the sentence is a question only if the text before the quotation opens
+/// with an interrogative word ("Should I answer ...") or is a request.
 pub fn is_question(sentence: &str) -> bool {
     let t = sentence.trim();
     let core = t.trim_end_matches(|c: char| is_closer(c) || c == '.' || c == '!' || c == ':');
-    if core.ends_with('?') || core.ends_with('？') || t.starts_with('¿') {
+    if t.starts_with('¿') {
         return true;
     }
+    if core.ends_with('?') || core.ends_with('？') {
+        // `The installer asks "Overwrite?"`: the mark belongs to the
+        // quotation; the sentence around it must ask by itself.
+        return match quotation_before(core, &t[core.len()..]) {
+            Some(outside) => opens_interrogative(outside) || is_request(outside),
+            None => true,
+        };
+    }
+    is_request(t)
+}
+
+/// When `tail` (what follows a final `?`) starts with a closing double
+/// quotation mark whose opening mark is in `core`: the text before that
+/// opening mark.
+fn quotation_before<'a>(core: &'a str, tail: &str) -> Option<&'a str> {
+    let opener = match tail.chars().next()? {
+        '"' => '"',
+        '\u{201d}' => '\u{201c}',
+        '\u{bb}' => '\u{ab}',
+        _ => return None,
+    };
+    core.rfind(opener).map(|at| &core[..at])
+}
+
+/// Words that open a direct question (lower case).
+const INTERROGATIVE_OPENERS: &[&str] = &[
+    "what", "which", "who", "whom", "whose", "where", "when", "why", "how", "should", "shall",
+    "do", "does", "did", "is", "are", "was", "were", "am", "can", "could", "would", "will", "may",
+    "might", "must", "have", "has",
+];
+
+/// Whether `text` opens with an interrogative word ("Should I answer ...").
+fn opens_interrogative(text: &str) -> bool {
+    let first = text
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    INTERROGATIVE_OPENERS
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(first))
+}
+
+/// Whether a sentence is a direct request ("please confirm ...", "let me
+/// know ...", "avísame ...") that counts as a question without a `?`.
+fn is_request(t: &str) -> bool {
     let head_end = t.char_indices().nth(40).map_or(t.len(), |(i, _)| i);
     let raw = t[..head_end].trim_start_matches(['-', '*', '+', '•', ' ', '>']);
     let starts = |head: &str| {
@@ -672,6 +818,85 @@ mod tests {
     }
 
     #[test]
+    fn reader_words_are_white_space_tokens() {
+        let t = "Did the 14:32:05 run pull v2.3.1 from https://x.io/a/b?q=1 — yes?";
+        assert_eq!(reader_word_count(t), 9);
+        assert!(word_count(t) > reader_word_count(t));
+        assert_eq!(reader_word_count("e.g. numpy==1.26.4 - * src/api/v2/"), 3);
+        assert_eq!(reader_word_count("  \n\t "), 0);
+        assert_eq!(reader_word_count("¿Qué versión de Node usas?"), 5);
+    }
+
+    #[test]
+    fn units_after_numbers_end_sentences() {
+        assert_eq!(
+            sents("The cold start takes 3.5 s. That is slow. Cache it?"),
+            ["The cold start takes 3.5 s.", "That is slow.", "Cache it?"]
+        );
+        assert_eq!(
+            sents("Each retry waits 2 h. Shorten it?"),
+            ["Each retry waits 2 h.", "Shorten it?"]
+        );
+        // Not a unit: an initial, an abbreviation before a number, a unit
+        // before a lower-case word.
+        assert_eq!(
+            sents("Ask J. Smith. Use min. 3 replicas. A 5 s. timeout is fine."),
+            [
+                "Ask J. Smith.",
+                "Use min. 3 replicas.",
+                "A 5 s. timeout is fine."
+            ]
+        );
+        assert_eq!(sents("Ask Mr. S. Lee now."), ["Ask Mr. S. Lee now."]);
+    }
+
+    #[test]
+    fn terminators_inside_quotations_do_not_end_sentences() {
+        assert_eq!(
+            sents("The CLI prints \"Continue? [y/N]\" and waits. Pass --yes?"),
+            [
+                "The CLI prints \"Continue? [y/N]\" and waits.",
+                "Pass --yes?"
+            ]
+        );
+        assert_eq!(
+            sents("It asks \u{201c}Are you sure?\u{201d} before deleting. Ok?"),
+            [
+                "It asks \u{201c}Are you sure?\u{201d} before deleting.",
+                "Ok?"
+            ]
+        );
+        assert_eq!(
+            sents("It asks \"Tag this commit?\" Do you want a tag?"),
+            ["It asks \"Tag this commit?\"", "Do you want a tag?"]
+        );
+        // An inch mark opens no quotation: the sentence still ends.
+        assert_eq!(
+            sents("The screen is 13\" wide. Is that enough? Yes."),
+            ["The screen is 13\" wide.", "Is that enough?", "Yes."]
+        );
+        // A quotation stops at the end of its line.
+        assert_eq!(
+            sents("He said \"wait.\nStop. Ok."),
+            ["He said \"wait.", "Stop.", "Ok."]
+        );
+    }
+
+    #[test]
+    fn a_quoted_question_mark_is_not_the_sentences() {
+        assert!(!is_question(
+            "The installer asks \"Overwrite existing config?\""
+        ));
+        assert!(!is_question("It prints \u{ab}Continuer ?\u{bb}"));
+        assert!(is_question("Should I answer yes to \"Overwrite?\""));
+        assert!(is_question("Did you see the \"Continue?\" prompt?"));
+        assert!(is_question("Should I answer \"yes\" or \"no\"?"));
+        assert!(is_question("Continue?\""));
+        let m = "The installer asks \"Overwrite?\" on every run. Should I answer it?";
+        assert_eq!(extract_questions(m).len(), 1);
+    }
+
+    #[test]
     fn fenced_code_is_one_segment() {
         let t = "Here:\n```rust\nfn a() { b(); }\n// why? no.\n```\nShould I keep it?";
         let segs = split_sentences(t);
@@ -724,6 +949,10 @@ mod tests {
             "1.\n2.",
             "¿",
             "🙂? 🙂.",
+            "\"",
+            "\u{201c}?",
+            "\u{ab}a? \u{bb}\u{201d}\"?\"\n\"",
+            "«»“”\"?",
         ] {
             for s in split_sentences(t) {
                 assert!(t.is_char_boundary(s.start) && t.is_char_boundary(s.end));

@@ -5,8 +5,8 @@
 //! | --- | --- |
 //! | `concise_question` | more than one sentence (a code block counts as one), or more than 20 words |
 //! | `detail_question` | under 25 words, or no sentence besides the question(s) |
-//! | `do_selection` | no options are offered: no list of 2+ items, no `(a) (b)` / `Option 1 Option 2`, no `X or Y` (other than `or so`, `more or less`, `or not`, `or later`...), no `A/B/C`, no `X vs Y`, no "choose between" |
-//! | `one_question` | two or more questions: question sentences, plus questions joined inside one by `and`/`also` + an interrogative (`..., and which ...?`, `... and whether ...`) |
+//! | `do_selection` | no options are offered: no list of 2+ items, no `(a) (b)` / `Option 1 Option 2`, no `X or Y` (other than `or so`, `more or less`, `or not`, `or later`...), no `A/B/C` in the prose (paths such as `src/api/v2/`, URLs and inline code are not options), no `X vs Y`, no "choose between" |
+//! | `one_question` | two or more questions: question sentences, plus questions joined inside one by `and`/`also` + an interrogative, also elliptical ones (`..., and which ...?`, `... and whether ...`, `..., and in what format?`, `..., and if so ...`); a `?` in inline code, a URL or a quoted prompt (`"Continue? [y/N]"`) asks nothing |
 //! | `lang_ita` | the prose (code and URLs left out) is not identified as Italian by `whatlang` |
 //! | `capital` | any lowercase letter (code included) |
 //! | `commas` | any comma: `,` `，` `﹐` `﹑` `、` `،` |
@@ -14,15 +14,25 @@
 //! | `snippet` | fewer than 3 quoted lines (fenced or indented code, `>` quotes, lines that are one inline code span) or no file path or URL named |
 //! | `length` | not exactly 3 sentences (code blocks are not sentences) |
 //!
-//! Sentences and words come from `tact-core` (`split_sentences`,
-//! `word_count`): abbreviations (`e.g.`, `Dr.`), version numbers (`3.11`),
-//! URLs and inline code do not end a sentence.
+//! Sentences come from `tact-core` (`split_sentences`): abbreviations
+//! (`e.g.`, `Dr.`), version numbers (`3.11`), URLs, inline code and
+//! terminators inside a quotation do not end a sentence; a unit after a
+//! number (`3.5 s.`) may. Words are counted as a reader counts them
+//! (`reader_word_count`: white-space-separated tokens with a letter or
+//! digit), so a timestamp, a URL or a version is one word.
+//!
+//! The guide's `one_question` reads "ask exactly one question": a compound
+//! question in one sentence ("Which columns should I include, and in what
+//! format?") asks two things and violates it, as the train split labels
+//! every `..., and which ...?` (while `concise_question` sees one sentence).
+//! Alternatives joined by `or` ("by region or by product line?") are one
+//! question offering options.
 
 use std::sync::OnceLock;
 
 use regex::Regex;
 use tact_core::text::is_question;
-use tact_core::{extract_questions, split_sentences, word_count};
+use tact_core::{extract_questions, reader_word_count, split_sentences};
 
 use crate::ScoringError;
 use crate::preference::{CheckKind, Preference};
@@ -229,7 +239,7 @@ impl TextChecker {
         Ok(TextChecker {
             url: compile(r"(?i)\b(?:https?|ftp|file|ssh|git|s3|gs)://[^\s<>`]+|\bwww\.[^\s<>`]+")?,
             extra_question: compile(
-                r"(?i)(?:,\s*|\s)(?:and|also)\s+(?:(?:which|what|who|whom|whose|where|when|why|how|whether|if\s+(?:so|not))\b|(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|may|might|must|have|has)\s+(?:i|we|you|they|it|he|she|this|that|these|those|the|a|an|there|my|your|our|their|its|any|some|all|each|every|both|either|neither|none|one|anything|anyone|someone|something|everything|everyone)\b)",
+                r"(?i)(?:,\s*|\s)(?:and|also)\s+(?:(?:(?:in|on|at|by|for|from|to|with|under|into|until|of)\s+)?(?:which|what|who|whom|whose|where|when|why|how|whether)\b|if\s+(?:so|not)\b|(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|may|might|must|have|has)\s+(?:i|we|you|they|it|he|she|this|that|these|those|the|a|an|there|my|your|our|their|its|any|some|all|each|every|both|either|neither|none|one|anything|anyone|someone|something|everything|everyone)\b)",
             )?,
             alternative: compile(r"(?i)\b(?:or|oppure|oder|o\s+bien)\b")?,
             romance_or: compile(r"[\p{L}\d]\s(?:o|ou)\s[\p{L}\d]")?,
@@ -292,7 +302,7 @@ impl TextChecker {
 
     fn concise_question(&self, message: &str) -> Option<Violation> {
         let segments = split_sentences(message);
-        let words = word_count(message);
+        let words = reader_word_count(message);
         if segments.len() > 1 {
             let second = segments[1];
             return Some(Violation::rule(
@@ -311,7 +321,7 @@ impl TextChecker {
     }
 
     fn detail_question(&self, message: &str) -> Option<Violation> {
-        let words = word_count(message);
+        let words = reader_word_count(message);
         if words < 25 {
             return Some(Violation::rule(
                 Preference::DetailQuestion,
@@ -404,12 +414,13 @@ impl TextChecker {
                 return true;
             }
         }
+        // Slash lists are read on the prose only: a path or URL inside
+        // inline code is no list of options.
+        let masked = self.mask(message, true);
         self.slash_list.find_iter(&masked).any(|m| {
             let token = m.as_str();
             let items: Vec<&str> = token.split('/').collect();
-            let before = masked[..m.start()].chars().next_back();
-            if matches!(before, Some('/' | '.' | '~' | '@')) || masked[m.end()..].starts_with('.') {
-                // Part of a path or a file name.
+            if slash_token_is_path(&masked, m.start(), m.end()) {
                 return false;
             }
             // The list ends the question ("... 2/4/8 spaces?", "...: CSV/JSON?")
@@ -533,6 +544,74 @@ impl TextChecker {
         // spaces, so the result is valid UTF-8; fall back to the input.
         String::from_utf8(bytes).unwrap_or_else(|_| message.to_owned())
     }
+}
+
+/// Top-level directory names: a slash list starting with one of them
+/// (`src/api/v2`, `tests/data/golden`) is a path, not options.
+const DIRECTORY_NAMES: &[&str] = &[
+    "src",
+    "lib",
+    "crates",
+    "packages",
+    "pkg",
+    "cmd",
+    "internal",
+    "tests",
+    "spec",
+    "docs",
+    "scripts",
+    "config",
+    "configs",
+    "etc",
+    "usr",
+    "var",
+    "opt",
+    "home",
+    "tmp",
+    "node_modules",
+    "vendor",
+    "include",
+    "assets",
+    "static",
+    "public",
+    "migrations",
+    "fixtures",
+    "examples",
+    "deploy",
+    "bin",
+];
+
+/// Whether the slash list at `start..end` of `masked` is (part of) a path:
+/// its white-space-delimited token starts with `/`, `./`, `~`, `@` or a
+/// well-known directory name, ends with `/`, holds `://`, a backslash or a file
+/// name (`src/db/pool.rs`), or the match sits inside a longer path.
+fn slash_token_is_path(masked: &str, start: usize, end: usize) -> bool {
+    let token_start = masked[..start]
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let token_end = masked[end..]
+        .find(char::is_whitespace)
+        .map_or(masked.len(), |i| end + i);
+    let raw = &masked[token_start..token_end];
+    let token = raw
+        .trim_start_matches(['(', '[', '<', '"', '\'', '*'])
+        .trim_end_matches(['?', '!', ',', ';', ':', ')', ']', '>', '"', '\'', '*']);
+    let token = token.strip_suffix('.').unwrap_or(token);
+    if matches!(
+        masked[..start].chars().next_back(),
+        Some('/' | '.' | '~' | '@' | '\\')
+    ) || masked[end..].starts_with(['.', '/', '\\'])
+    {
+        // Part of a path, a file name or a directory (`src/api/v2/`).
+        return true;
+    }
+    if token.starts_with(['/', '~', '@', '.']) || token.contains("://") || token.contains('\\') {
+        return true;
+    }
+    let first = token.split('/').next().unwrap_or("").to_lowercase();
+    DIRECTORY_NAMES.contains(&first.as_str()) || is_path(token)
 }
 
 /// Whether the `or` found between `before` and `after` joins two options.
@@ -710,10 +789,13 @@ fn scan_quotes(message: &str) -> QuoteScan {
         }
         let is_quote =
             trimmed.starts_with('>') && !trimmed.trim_start_matches('>').trim().is_empty();
+        // A line that is one inline code span quotes code, unless the span
+        // only names a file or URL (`` `src/config.rs` `` above a block).
         let is_inline_line = trimmed.len() > 2
             && trimmed.starts_with('`')
             && trimmed.trim_end().ends_with('`')
-            && !trimmed.starts_with("```");
+            && !trimmed.starts_with("```")
+            && !names_file_or_url(trimmed.trim_end());
         if is_quote || is_inline_line {
             scan.quoted += 1;
         }
@@ -730,6 +812,15 @@ fn scan_quotes(message: &str) -> QuoteScan {
         scan.code_ranges.push((s, message.len()));
     }
     scan
+}
+
+/// Whether an inline code span (with its backticks) holds only a file path
+/// or a URL.
+fn names_file_or_url(span: &str) -> bool {
+    let inner = span.trim_matches('`').trim();
+    !inner.is_empty()
+        && !inner.contains(char::is_whitespace)
+        && (is_path(inner) || inner.contains("://"))
 }
 
 fn starts_list(trimmed: &str) -> bool {
@@ -771,14 +862,12 @@ fn inline_code(message: &str) -> Vec<(usize, usize)> {
 /// `./`, `../` or `~/`, a Windows path, or a bare file name with a known
 /// extension (`CONFIG.yaml`) or a well-known name (`Dockerfile`).
 pub(crate) fn is_path(token: &str) -> bool {
+    // Wrapping punctuation, in any order (`` `src/lib.rs`: ``, `(a.rs).`).
     let t = token
-        .trim_matches(|c: char| {
-            matches!(
-                c,
-                '(' | ')' | '[' | ']' | '<' | '>' | '"' | '\'' | '`' | ',' | ';' | '!' | '?' | '*'
-            )
-        })
-        .trim_end_matches([':', '.']);
+        .trim_start_matches(['(', '[', '<', '"', '\'', '`', '*'])
+        .trim_end_matches([
+            ')', ']', '>', '"', '\'', '`', ',', ';', '!', '?', '*', ':', '.',
+        ]);
     if t.len() < 3 {
         return false;
     }
@@ -856,6 +945,112 @@ mod tests {
         ] {
             assert!(!is_path(p), "{p}");
         }
+    }
+
+    fn violated(p: Preference, m: &str) -> bool {
+        let c = TextChecker::shared().unwrap();
+        c.check(p, m).unwrap().is_some()
+    }
+
+    #[test]
+    fn words_are_counted_as_a_reader_counts_them() {
+        // 13 white-space tokens; UAX #29 counts more than 20 words here.
+        let m = "Did the deploy at 14:32:05 on 2024-05-17 pull v2.3.1 from \
+                 https://registry.example.com/v2/team/api/manifests/latest as expected?";
+        assert!(tact_core::word_count(m) > 20);
+        assert!(!violated(Preference::ConciseQuestion, m));
+        let short = "The 03:00:00 backup failed at 03:12:47 with exit code 137 on \
+                     db-01.prod.internal. Should I rerun it now or wait for tonight?";
+        assert!(violated(Preference::DetailQuestion, short));
+        let twenty_one = format!("{} ok?", "word ".repeat(20));
+        assert!(violated(Preference::ConciseQuestion, &twenty_one));
+        assert!(!violated(
+            Preference::ConciseQuestion,
+            &format!("{} — ok?", "word ".repeat(19))
+        ));
+    }
+
+    #[test]
+    fn paths_urls_and_code_spans_are_not_options() {
+        for m in [
+            "Should the new handler go in src/api/v2/ as well?",
+            "Is the handler you mean the one in src/api/v2?",
+            "I found them under tests/data/golden/. Regenerate?",
+            "Can you check whether `config/dev/app` still exists?",
+            "Is it in ./deploy/k8s?",
+            "Is it in ~/work/app?",
+            "Did you mean docs.rs/tokio/latest?",
+            "Can you open C:\\app\\v2/conf?",
+        ] {
+            assert!(violated(Preference::DoSelection, m), "{m}");
+        }
+        for m in [
+            "Should I put the new route in src/api/v1/ or src/api/v2/?",
+            "Which output format do you want: CSV/JSON/Parquet?",
+            "Do you prefer red/green/blue?",
+            "Indent with 2/4/8 spaces?",
+        ] {
+            assert!(!violated(Preference::DoSelection, m), "{m}");
+        }
+    }
+
+    #[test]
+    fn quoted_prompts_and_code_are_not_questions() {
+        for m in [
+            "The CLI prints \"Continue? [y/N]\" and waits. Should I pass --yes?",
+            "The installer asks \"Overwrite existing config?\" on every run. Answer it?",
+            "Should the setup script answer the \u{201c}Proceed?\u{201d} prompt with yes?",
+            "The release tool asks \"Tag this commit?\" Do you want a tag?",
+            "The helper is `valid?` and the other `empty?`. Should I rename both?",
+        ] {
+            assert!(!violated(Preference::OneQuestion, m), "{m}");
+        }
+        assert!(violated(
+            Preference::OneQuestion,
+            "It says \"Discard?\" today. Should it say \"Save?\" instead, and should the default change?"
+        ));
+    }
+
+    #[test]
+    fn elliptical_second_questions_count() {
+        for m in [
+            "Which columns should I include, and in what format?",
+            "Should I pause the ingestion job, and for how long?",
+            "Should I add a changelog entry, and if so under which version?",
+        ] {
+            assert!(violated(Preference::OneQuestion, m), "{m}");
+            assert!(!violated(Preference::ConciseQuestion, m), "{m}");
+        }
+        for m in [
+            "In what format should I export the selected columns?",
+            "Do you want the report grouped by region and by product line?",
+        ] {
+            assert!(!violated(Preference::OneQuestion, m), "{m}");
+        }
+    }
+
+    #[test]
+    fn a_backticked_path_names_the_snippet_and_is_not_quoted() {
+        let ok = "`src/config/loader.rs`\n```rust\nlet a = 1;\nlet b = 2;\nlet c = 3;\n```\nFine?";
+        assert!(!violated(Preference::Snippet, ok));
+        let two = "`crates/cli/src/main.rs`\n```rust\nlet a = 1;\nrun(a)?;\n```\nFine?";
+        assert!(violated(Preference::Snippet, two));
+        let prose = "From `web/users.py`:\n```python\na = 1\nb = 2\nc = 3\n```\nOk?";
+        assert!(!violated(Preference::Snippet, prose));
+        // A line that is one span of code (not a path) is still quoted.
+        let spans = "In app.py:\n`a = 1`\n`b = 2`\n`c = 3`\nOk?";
+        assert!(!violated(Preference::Snippet, spans));
+        assert!(is_path("`web/users.py`:") && is_path("(src/a.rs)."));
+    }
+
+    #[test]
+    fn a_number_with_a_unit_ends_a_sentence() {
+        let three = "The cold start takes 3.5 s. That is above our 2 s budget. Cache it?";
+        assert!(!violated(Preference::Length, three));
+        assert!(violated(
+            Preference::ConciseQuestion,
+            "The p95 latency is 3.5 s. Is that acceptable?"
+        ));
     }
 
     #[test]
