@@ -44,7 +44,10 @@ const QUESTIONS: &[(&str, &str)] = &[
 ];
 
 fn effort(c: &mut Criterion) {
-    let heuristic = EffortClassifier::builder().build().expect("build");
+    let heuristic = EffortClassifier::builder()
+        .strategy(Strategy::Heuristic)
+        .build()
+        .expect("build");
     let seed = EffortClassifier::builder()
         .strategy(Strategy::Seed)
         .build()

@@ -102,7 +102,10 @@ fn granularity(c: &mut Criterion) {
 }
 
 fn route(c: &mut Criterion) {
-    let router = Router::builder().build().expect("build");
+    let router = Router::builder()
+        .strategy(RStrategy::Heuristic)
+        .build()
+        .expect("build");
     let seed = Router::builder()
         .strategy(RStrategy::Seed)
         .build()
