@@ -698,6 +698,7 @@ fn any_session() -> impl Strategy<Value = Session> {
                     .map(|(text, effort)| AskedQuestion { text, effort })
                     .collect()
             }),
+            events: Vec::new(),
         });
     (
         proptest::collection::vec(turn, 0..4),
