@@ -553,8 +553,8 @@ fn write_group(
             )?;
             writeln!(
                 out,
-                "  {:<4} {:<10} {:>9} {:>11} {:>7}  {:<9} {:<26} guidance",
-                "rank", "agent", "technical", "interaction", "final", "questions", "violations"
+                "  {:<4} {:<10} {:>9} {:>11} {:>7}  {:<9} {:<32} guidance",
+                "rank", "agent", "technical", "interaction", "final", "q l/m/h", "violations"
             )?;
             for s in &c.scores {
                 let (q, v, g) = by_agent(&s.agent).map_or_else(
@@ -570,7 +570,7 @@ fn write_group(
                 );
                 writeln!(
                     out,
-                    "  {:<4} {:<10} {:>9.3} {:>11} {:>7.3}  {q:<9} {v:<26} {g}",
+                    "  {:<4} {:<10} {:>9.3} {:>11} {:>7.3}  {q:<9} {v:<32} {g}",
                     s.rank,
                     s.agent,
                     s.technical_score,
