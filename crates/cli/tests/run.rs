@@ -202,7 +202,9 @@ fn a_malformed_session_is_named_by_file_and_line_and_skipped() {
     let broken = input.join("nested/broken.json").display().to_string();
     let nospec = input.join("nested/nospec.jsonl").display().to_string();
     assert!(
-        err.contains(&format!("invalid session {more}:3:38: key must be a string")),
+        err.contains(&format!(
+            "invalid session {more}:3:38: key must be a string"
+        )),
         "{err}"
     );
     assert!(
