@@ -366,14 +366,16 @@ impl Pipeline {
     }
 }
 
-fn progress_bar(len: usize) -> ProgressBar {
+/// A progress bar over sessions (its length grows as each file is
+/// parsed), drawn on stderr only when stderr is a terminal.
+fn progress_bar() -> ProgressBar {
     let target = if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
     } else {
         ProgressDrawTarget::hidden()
     };
-    let pb = ProgressBar::with_draw_target(Some(u64::try_from(len).unwrap_or(u64::MAX)), target);
-    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} files {wide_msg}") {
+    let pb = ProgressBar::with_draw_target(Some(0), target);
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} sessions {wide_msg}") {
         pb.set_style(style);
     }
     pb
@@ -417,19 +419,25 @@ pub fn run(args: &RunArgs, out: &mut impl Write, err: &mut impl Write) -> Result
     let mut groups = Groups::new();
     let mut read = 0usize;
     let mut other_stages = 0usize;
-    let pb = progress_bar(files.len());
-    for file in &files {
-        pb.set_message(file.display().to_string());
+    let pb = progress_bar();
+    for (k, file) in files.iter().enumerate() {
+        pb.set_message(format!(
+            "(file {} of {}) {}",
+            k + 1,
+            files.len(),
+            file.display()
+        ));
         let results = match read_sessions(file) {
             Ok(r) => r,
             Err(e) => {
                 problems.push(e.to_string());
                 summary.skipped += 1;
-                pb.inc(1);
                 continue;
             }
         };
+        pb.inc_length(u64::try_from(results.len()).unwrap_or(0));
         for result in results {
+            pb.inc(1);
             read += 1;
             let outcome =
                 result
@@ -454,7 +462,6 @@ pub fn run(args: &RunArgs, out: &mut impl Write, err: &mut impl Write) -> Result
                 }
             }
         }
-        pb.inc(1);
     }
     pb.finish_and_clear();
     for p in &problems {
