@@ -178,8 +178,8 @@ enum StrictEvent {
         params: Option<JsonValue>,
         #[serde(default = "yes")]
         ok: bool,
-        #[serde(default)]
-        output: Option<JsonValue>,
+        #[serde(default = "empty_output")]
+        output: JsonValue,
         #[serde(default)]
         step: Option<u64>,
     },
@@ -192,6 +192,10 @@ enum StrictEvent {
 
 fn yes() -> bool {
     true
+}
+
+fn empty_output() -> JsonValue {
+    JsonValue::String(String::new())
 }
 
 impl From<StrictEvent> for Event {
@@ -207,13 +211,10 @@ impl From<StrictEvent> for Event {
                 output,
                 step,
             } => {
-                let mut call = ToolCall::new(name).ok(ok);
+                let mut call = ToolCall::new(name).ok(ok).output(output);
                 // `null` params read as `{}`, as in the labelling guide.
                 if let Some(p) = params.filter(|p| !p.is_null()) {
                     call = call.params(p);
-                }
-                if let Some(o) = output {
-                    call = call.output(o);
                 }
                 if let Some(s) = step {
                     call = call.step(s);
@@ -545,7 +546,7 @@ mod tests {
         let ok = r#"{"agent":"a","outcome":{"kind":"build","success":true},"mode":"interactive",
             "turns":[{"prompt":"p","response":"r","events":[
               {"type":"tool","name":"grep","params":{"pattern":"x"},"ok":false,"output":"none","step":2},
-              {"type":"tool","name":"ls","params":null},
+              {"type":"tool","name":"ls","params":null,"output":null},
               {"type":"progress","kind":"test_passed"},{"type":"condensation"},
               {"type":"assistant","text":"hm"}]}]}"#;
         let s = Session::from_json(ok, None).unwrap();
@@ -563,7 +564,9 @@ mod tests {
             panic!("{ev:?}")
         };
         assert_eq!(ls.params, serde_json::json!({}));
+        assert_eq!(ls.output, JsonValue::Null);
         assert!(ls.ok);
+        assert_eq!(call.output, serde_json::json!("none"));
         assert_eq!(ev[2], Event::progress(ProgressKind::TestPassed));
         assert_eq!(ev[3], Event::condensation());
         let back = serde_json::to_string(&s).unwrap();
