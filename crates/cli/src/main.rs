@@ -1,6 +1,7 @@
-//! The `tact` command line: classify the effort of clarifying questions,
-//! the granularity of retrieval queries and the route of assistant
-//! messages, one at a time, in batches, or found in a whole agent message.
+//! The `tact` command line: the end-to-end main job (`tact run`: score,
+//! replay, store and rank agent sessions), and the classifiers one at a
+//! time: the effort of clarifying questions, the granularity of retrieval
+//! queries, the route of assistant messages, guidance over trajectories.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod effort;
@@ -9,6 +10,7 @@ mod guide;
 mod prefs;
 mod report;
 mod route;
+mod run;
 mod score;
 
 use std::process::ExitCode;
@@ -25,6 +27,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The main job: read agent sessions (a file or a folder), classify
+    /// their questions, check preferences, replay guidance over their tool
+    /// events, compute rewards, store it all (--db, default ./tact.db) and
+    /// print the weighted consensus ranking per spec and stage.
+    Run(run::RunArgs),
     /// Classify the effort (low / medium / high) of a clarifying question.
     Effort(effort::EffortArgs),
     /// Read an agent message on stdin and list its questions with their effort.
@@ -59,6 +66,16 @@ fn main() -> ExitCode {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let result = match cli.command {
+        Command::Run(args) => {
+            let stderr = std::io::stderr();
+            match run::run(&args, &mut out, &mut stderr.lock()) {
+                // Some sessions were skipped (reported on stderr): the
+                // others are stored, but the exit status says so.
+                Ok(summary) if !summary.clean() => return ExitCode::from(1),
+                Ok(_) => Ok(()),
+                Err(e) => Err(e),
+            }
+        }
         Command::Effort(args) => effort::run_effort(&args, &mut out),
         Command::Questions(args) => {
             let stdin = std::io::stdin();

@@ -66,6 +66,9 @@ pub use judge::{Judge, JudgeError, JudgeRequest, NotJudged, Verdict};
 pub use preference::{Category, CheckKind, Preference, Severity};
 pub use profile::{Adjustment, Component, Profile};
 pub use scorer::{Scope, Scorer, ScorerBuilder, SessionQuestion, SessionScore};
-pub use session::{AskedQuestion, Session, TaskOutcome, Turn};
+pub use session::{
+    AskedQuestion, LocatedSession, Session, SessionFormat, TaskOutcome, Turn, parse_sessions,
+    read_sessions,
+};
 pub use user_prefs::{Language, UserPreferences};
 pub use violation::{Span, Violation};

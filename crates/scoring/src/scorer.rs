@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tact_classifiers::effort::EffortClassifier;
-use tact_types::EffortLevel;
+use tact_types::{EffortLevel, Reason};
 
 use crate::ScoringError;
 use crate::checks::TextChecker;
@@ -40,6 +40,9 @@ pub struct SessionQuestion {
     /// The classifier's confidence; `None` when the host supplied the effort.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confidence: Option<f32>,
+    /// The cues behind the classified effort (empty when the host supplied it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<Reason>,
 }
 
 /// A session's score under one profile, with everything behind it.
@@ -173,6 +176,7 @@ impl Scorer {
                     text: q.text.clone(),
                     effort: q.effort,
                     confidence: None,
+                    reasons: Vec::new(),
                 })),
                 None => {
                     for seg in tact_core::extract_questions(&t.response) {
@@ -183,6 +187,7 @@ impl Scorer {
                             text: text.to_owned(),
                             effort: r.label,
                             confidence: Some(r.confidence),
+                            reasons: r.reasons,
                         });
                     }
                 }

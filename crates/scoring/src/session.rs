@@ -19,12 +19,21 @@
 //!
 //! A turn may carry `questions` (each `{"text", "effort"}`) when the host
 //! already knows them; otherwise they are extracted from the response and
-//! their effort classified.
+//! their effort classified. A turn may also carry `events`: what the agent
+//! did between the prompt and the response, as the labelling guide's
+//! trajectory events (`tool`, `assistant`, `progress`, `condensation`,
+//! `nudge`, `user`), read strictly: an unknown field or event type is an
+//! error, as everywhere in a session.
+//!
+//! A file holds one session (`.json`) or one session per line (`.jsonl`,
+//! blank lines and lines starting with `//` skipped); [`read_sessions`]
+//! reads either and names file, line and column in every error.
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use tact_types::EffortLevel;
+use tact_types::trajectory::{Event, JsonValue, Mode, ProgressKind, ToolCall};
 
 use crate::ScoringError;
 use crate::user_prefs::UserPreferences;
@@ -94,8 +103,9 @@ pub struct AskedQuestion {
     pub effort: EffortLevel,
 }
 
-/// One exchange: the user's prompt and the agent's response.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// One exchange: the user's prompt, what the agent did (tool events) and
+/// its response.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Turn {
     /// What the user said (the task, or an answer to earlier questions).
@@ -108,6 +118,15 @@ pub struct Turn {
     /// absent they are extracted from `response` and classified.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub questions: Option<Vec<AskedQuestion>>,
+    /// What happened between the prompt and the response, oldest first:
+    /// the labelling guide's trajectory events (tool calls with their
+    /// results, progress signals, condensations, intermediate messages).
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "strict_events"
+    )]
+    pub events: Vec<Event>,
 }
 
 impl Turn {
@@ -117,6 +136,7 @@ impl Turn {
             prompt: prompt.into(),
             response: response.into(),
             questions: None,
+            events: Vec::new(),
         }
     }
 
@@ -126,6 +146,94 @@ impl Turn {
         self.questions = Some(questions);
         self
     }
+
+    /// The same turn with the agent's events between prompt and response.
+    #[must_use]
+    pub fn with_events(mut self, events: Vec<Event>) -> Self {
+        self.events = events;
+        self
+    }
+}
+
+/// The strict mirror of [`Event`]: the same JSON, but an unknown field is
+/// an error (the labelling guide's datasets ignore them; a session does not).
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum StrictEvent {
+    User {
+        #[serde(default)]
+        text: String,
+    },
+    Nudge {
+        #[serde(default)]
+        text: String,
+    },
+    Assistant {
+        #[serde(default)]
+        text: String,
+    },
+    Tool {
+        name: String,
+        #[serde(default)]
+        params: Option<JsonValue>,
+        #[serde(default = "yes")]
+        ok: bool,
+        #[serde(default = "empty_output")]
+        output: JsonValue,
+        #[serde(default)]
+        step: Option<u64>,
+    },
+    Condensation {},
+    Progress {
+        #[serde(default)]
+        kind: Option<String>,
+    },
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn empty_output() -> JsonValue {
+    JsonValue::String(String::new())
+}
+
+impl From<StrictEvent> for Event {
+    fn from(e: StrictEvent) -> Event {
+        match e {
+            StrictEvent::User { text } => Event::user(text),
+            StrictEvent::Nudge { text } => Event::nudge(text),
+            StrictEvent::Assistant { text } => Event::assistant(text),
+            StrictEvent::Tool {
+                name,
+                params,
+                ok,
+                output,
+                step,
+            } => {
+                let mut call = ToolCall::new(name).ok(ok).output(output);
+                // `null` params read as `{}`, as in the labelling guide.
+                if let Some(p) = params.filter(|p| !p.is_null()) {
+                    call = call.params(p);
+                }
+                if let Some(s) = step {
+                    call = call.step(s);
+                }
+                Event::tool(call)
+            }
+            StrictEvent::Condensation {} => Event::condensation(),
+            StrictEvent::Progress { kind } => {
+                Event::progress(kind.map(ProgressKind::from).unwrap_or_default())
+            }
+        }
+    }
+}
+
+fn strict_events<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Event>, D::Error> {
+    Ok(Vec::<StrictEvent>::deserialize(d)?
+        .into_iter()
+        .map(Event::from)
+        .collect())
 }
 
 /// One agent's session at one stage of one spec.
@@ -141,6 +249,16 @@ pub struct Session {
     pub stage: Option<String>,
     /// The agent's name.
     pub agent: String,
+    /// The run's identifier, unique per (spec, agent); `tact run` derives
+    /// one from the session's content when absent, so storing the same
+    /// session twice replaces it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_id: Option<String>,
+    /// How the guidance classifiers window the replayed events: `headless`
+    /// (the default: the whole session) or `interactive` (what follows the
+    /// last user prompt).
+    #[serde(default, skip_serializing_if = "is_headless")]
+    pub mode: Mode,
     /// What the user asked of the agent.
     #[serde(default)]
     pub preferences: UserPreferences,
@@ -163,6 +281,10 @@ pub struct Session {
     pub verdict: Option<String>,
 }
 
+fn is_headless(mode: &Mode) -> bool {
+    *mode == Mode::Headless
+}
+
 impl Session {
     /// A session with no turn, no preference and the given outcome.
     pub fn new(agent: impl Into<String>, outcome: TaskOutcome) -> Self {
@@ -170,6 +292,8 @@ impl Session {
             spec_id: None,
             stage: None,
             agent: agent.into(),
+            run_id: None,
+            mode: Mode::Headless,
             preferences: UserPreferences::default(),
             vague_prompt: false,
             context: None,
@@ -232,6 +356,112 @@ impl Session {
         }
         self.preferences.validate()
     }
+}
+
+/// How a file holds sessions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionFormat {
+    /// One session per file (`.json`).
+    Json,
+    /// One session per line (`.jsonl`); blank lines and lines starting
+    /// with `//` are skipped.
+    JsonLines,
+}
+
+impl SessionFormat {
+    /// The format of `path` by its extension (`json` or `jsonl`, any
+    /// case); `None` for any other file.
+    pub fn of(path: &Path) -> Option<Self> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "json" => Some(Self::Json),
+            "jsonl" => Some(Self::JsonLines),
+            _ => None,
+        }
+    }
+}
+
+/// A session read from a file, with the line it starts on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocatedSession {
+    /// The 1-based line the session starts on (1 for a `.json` file).
+    pub line: usize,
+    /// The session.
+    pub session: Session,
+}
+
+/// Parses and validates one session whose text starts on `first_line` of
+/// `source`; errors name `source:LINE:COLUMN` (syntax and shape) or
+/// `source:LINE` (validation, the session's first line).
+fn parse_located(
+    text: &str,
+    source: &str,
+    first_line: usize,
+) -> Result<LocatedSession, ScoringError> {
+    let session: Session = serde_json::from_str(text).map_err(|e| {
+        let full = e.to_string();
+        let suffix = format!(" at line {} column {}", e.line(), e.column());
+        let message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
+        let at = if e.line() == 0 {
+            format!("{source}:{first_line}")
+        } else {
+            format!("{source}:{}:{}", first_line + e.line() - 1, e.column())
+        };
+        ScoringError::Session {
+            source_name: Some(at),
+            message,
+        }
+    })?;
+    session.validate().map_err(|e| ScoringError::Session {
+        source_name: Some(format!("{source}:{first_line}")),
+        message: match e {
+            ScoringError::Session { message, .. } => message,
+            other => other.to_string(),
+        },
+    })?;
+    Ok(LocatedSession {
+        line: first_line,
+        session,
+    })
+}
+
+/// Parses the sessions of one file's text (`source` names it in errors).
+/// Each session is parsed and validated on its own: a bad one is an error
+/// in its slot, naming `source:LINE:COLUMN` (or `source:LINE` when the
+/// JSON is well formed but breaks a rule of the format), and the others
+/// are still read. Never panics.
+pub fn parse_sessions(
+    text: &str,
+    source: &str,
+    format: SessionFormat,
+) -> Vec<Result<LocatedSession, ScoringError>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match format {
+        SessionFormat::Json => vec![parse_located(text, source, 1)],
+        SessionFormat::JsonLines => text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| {
+                let t = l.trim();
+                !t.is_empty() && !t.starts_with("//")
+            })
+            .map(|(i, l)| parse_located(l, source, i + 1))
+            .collect(),
+    }
+}
+
+/// Reads the sessions of a file: `.jsonl` holds one per line, any other
+/// file one session (see [`parse_sessions`]). Fails only when the file
+/// cannot be read (or is not UTF-8); bad sessions are errors in their slot.
+pub fn read_sessions(
+    path: &Path,
+) -> Result<Vec<Result<LocatedSession, ScoringError>>, ScoringError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ScoringError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let format = SessionFormat::of(path).unwrap_or(SessionFormat::Json);
+    Ok(parse_sessions(&text, &path.display().to_string(), format))
 }
 
 #[cfg(test)]
@@ -309,5 +539,94 @@ mod tests {
             assert!(msg.starts_with("invalid session s.json: "), "{msg}");
             assert!(msg.contains(needle), "{msg}");
         }
+    }
+
+    #[test]
+    fn turn_events_are_read_strictly() {
+        let ok = r#"{"agent":"a","outcome":{"kind":"build","success":true},"mode":"interactive",
+            "turns":[{"prompt":"p","response":"r","events":[
+              {"type":"tool","name":"grep","params":{"pattern":"x"},"ok":false,"output":"none","step":2},
+              {"type":"tool","name":"ls","params":null,"output":null},
+              {"type":"progress","kind":"test_passed"},{"type":"condensation"},
+              {"type":"assistant","text":"hm"}]}]}"#;
+        let s = Session::from_json(ok, None).unwrap();
+        assert_eq!(s.mode, Mode::Interactive);
+        let ev = &s.turns[0].events;
+        assert_eq!(ev.len(), 5);
+        let Event::Tool(call) = &ev[0] else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(
+            (call.name.as_str(), call.ok, call.step),
+            ("grep", false, Some(2))
+        );
+        let Event::Tool(ls) = &ev[1] else {
+            panic!("{ev:?}")
+        };
+        assert_eq!(ls.params, serde_json::json!({}));
+        assert_eq!(ls.output, JsonValue::Null);
+        assert!(ls.ok);
+        assert_eq!(call.output, serde_json::json!("none"));
+        assert_eq!(ev[2], Event::progress(ProgressKind::TestPassed));
+        assert_eq!(ev[3], Event::condensation());
+        let back = serde_json::to_string(&s).unwrap();
+        assert_eq!(Session::from_json(&back, None).unwrap(), s);
+        for (event, needle) in [
+            (
+                r#"{"type":"tool","name":"x","param":{}}"#,
+                "unknown field `param`",
+            ),
+            (r#"{"type":"condensation","n":1}"#, "unknown field `n`"),
+            (
+                r#"{"type":"thought","text":"x"}"#,
+                "unknown variant `thought`",
+            ),
+            (r#"{"type":"tool"}"#, "missing field `name`"),
+        ] {
+            let text = format!(
+                r#"{{"agent":"a","outcome":{{"kind":"build","success":true}},"turns":[{{"events":[{event}]}}]}}"#
+            );
+            let msg = Session::from_json(&text, Some("s.json"))
+                .unwrap_err()
+                .to_string();
+            assert!(msg.contains(needle), "{msg}");
+        }
+    }
+
+    #[test]
+    fn files_of_sessions_name_file_line_and_column() {
+        let good = r#"{"agent":"a","outcome":{"kind":"build","success":true}}"#;
+        let text = format!(
+            "// sessions\n{good}\n\n{{\"agent\": \"b\", oops}}\n{}\n{good}\n",
+            r#"{"agent":"c","outcome":{"kind":"tests","passed":3,"total":2}}"#
+        );
+        let out = parse_sessions(&text, "x.jsonl", SessionFormat::JsonLines);
+        assert_eq!(out.len(), 4);
+        assert_eq!(out[0].as_ref().unwrap().line, 2);
+        let e = out[1].as_ref().unwrap_err().to_string();
+        assert!(
+            e.starts_with("invalid session x.jsonl:4:16: key must be a string"),
+            "{e}"
+        );
+        let e = out[2].as_ref().unwrap_err().to_string();
+        assert!(
+            e.starts_with("invalid session x.jsonl:5: outcome has 3 tests"),
+            "{e}"
+        );
+        assert_eq!(out[3].as_ref().unwrap().line, 6);
+        let multi = "{\n  \"agent\": \"a\",\n  \"outcome\": {\"kind\": \"build\"}\n}\n";
+        let e = parse_sessions(multi, "m.json", SessionFormat::Json)[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string();
+        // serde reads a tagged value (`outcome`) whole first, so a problem
+        // inside it is reported where the enclosing object ends.
+        assert!(e.starts_with("invalid session m.json:4:1: "), "{e}");
+        assert!(e.contains("missing field `success`"), "{e}");
+        assert_eq!(
+            SessionFormat::of(Path::new("a/B.JSONL")),
+            Some(SessionFormat::JsonLines)
+        );
+        assert_eq!(SessionFormat::of(Path::new("a/tact.toml")), None);
     }
 }

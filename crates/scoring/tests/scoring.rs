@@ -650,14 +650,24 @@ fn every_preference_holds_its_floor_on_both_splits() {
 
 #[test]
 fn session_fixtures_load_and_score() {
-    let mut n = 0;
-    for dir in std::fs::read_dir(fixtures("sessions")).unwrap() {
-        let dir = dir.unwrap().path();
-        if !dir.is_dir() {
-            continue;
+    // Every session file below fixtures/sessions, recursively: `.json`
+    // (one session) and `.jsonl` (one per line); other files are not sessions.
+    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if tact_scoring::SessionFormat::of(&p).is_some() {
+                out.push(p);
+            }
         }
-        for f in std::fs::read_dir(&dir).unwrap() {
-            let s = Session::read(&f.unwrap().path()).unwrap();
+    }
+    let mut files = Vec::new();
+    walk(&fixtures("sessions"), &mut files);
+    let mut n = 0;
+    for f in files {
+        for entry in tact_scoring::read_sessions(&f).unwrap() {
+            let s = entry.unwrap().session;
             for profile in [Profile::Spec, Profile::PAPER] {
                 let r = score(profile, &s);
                 assert!(r.total.is_finite());
@@ -665,7 +675,7 @@ fn session_fixtures_load_and_score() {
             n += 1;
         }
     }
-    assert!(n >= 8, "{n} sessions");
+    assert!(n >= 14, "{n} sessions");
 }
 
 // ---- never panics ---------------------------------------------------------
@@ -698,6 +708,7 @@ fn any_session() -> impl Strategy<Value = Session> {
                     .map(|(text, effort)| AskedQuestion { text, effort })
                     .collect()
             }),
+            events: Vec::new(),
         });
     (
         proptest::collection::vec(turn, 0..4),

@@ -517,6 +517,15 @@ fn redact_text(scanner: &CredentialScanner, text: &str) -> Result<String, Error>
         .map_err(|e| Error::Redaction(e.to_string()))
 }
 
+fn redact_value(
+    scanner: &CredentialScanner,
+    value: &serde_json::Value,
+) -> Result<serde_json::Value, Error> {
+    scanner
+        .redact(value)
+        .map_err(|e| Error::Redaction(e.to_string()))
+}
+
 /// Writes one session inside an open transaction (or savepoint).
 fn write_session(
     tx: &Connection,
@@ -569,7 +578,11 @@ fn write_session(
                     redact_text(scanner, &q.text)?,
                     q.effort.as_str(),
                     confidence,
-                    serde_json::to_string(&q.reasons)?
+                    // A cue's matched text is part of the question: redacted too.
+                    serde_json::to_string(&redact_value(
+                        scanner,
+                        &serde_json::to_value(&q.reasons)?
+                    )?)?
                 ])?;
             }
             for v in &t.violations {
@@ -594,9 +607,7 @@ fn write_session(
         )?;
         for c in &s.tool_calls {
             // The sensitive-content detector runs before anything is written.
-            let params_json = scanner
-                .redact(&c.params)
-                .map_err(|e| Error::Redaction(e.to_string()))?;
+            let params_json = redact_value(scanner, &c.params)?;
             c_stmt.execute(params![
                 id,
                 c.position,
