@@ -106,40 +106,51 @@ fn index<L: Label>(t: Traced<L>) -> Traced<usize> {
 
 /// The hyper-parameters of each task's default model, chosen by the
 /// out-of-fold macro-F1 of the learned model on the calibration split (never
-/// on dev): word unigrams (bigrams for granularity), byte n-grams at a tenth
-/// of a word's weight, and the heuristic cues; ten epochs; 2^14 buckets
-/// (2^16 for granularity, where fewer lost 0.03 macro-F1), so that the
-/// weights of effort and routing stay in a core's L2 cache.
+/// on dev), among word unigrams or bigrams, byte n-grams off, 2-4 or 3-5
+/// at a tenth to a third of a word's weight, and L2 of 1e-5 or 1e-4:
+/// effort and granularity read word unigrams and bigrams and the cues
+/// (byte n-grams lowered their scores and cost a microsecond); routing
+/// adds byte 3-5-grams at a tenth of a word's weight. Ten epochs; 2^16
+/// buckets (2^14 for routing, whose many byte n-grams then stay in a
+/// core's L2 cache; fewer buckets cost effort and granularity 0.02-0.03
+/// macro-F1).
 pub fn trainer_for(task: Task) -> Trainer {
     let base = Trainer {
         epochs: 10,
         l2: 1e-4,
         ..Trainer::default()
     };
-    let features = FeatureConfig {
+    let words = FeatureConfig {
         hash_bits: 14,
-        word_ngrams: 1,
-        char_ngrams: [2, 4],
-        char_weight: 0.1,
+        word_ngrams: 2,
+        char_ngrams: [0, 0],
+        char_weight: 0.0,
     };
     match task {
         Task::Granularity => Trainer {
             features: FeatureConfig {
                 hash_bits: 16,
-                word_ngrams: 2,
-                ..features
+                ..words
             },
             ..base
         },
         Task::Route => Trainer {
             features: FeatureConfig {
+                word_ngrams: 1,
                 char_ngrams: [3, 5],
-                ..features
+                char_weight: 0.1,
+                ..words
             },
             l2: 1e-5,
             ..base
         },
-        _ => Trainer { features, ..base },
+        _ => Trainer {
+            features: FeatureConfig {
+                hash_bits: 16,
+                ..words
+            },
+            ..base
+        },
     }
 }
 

@@ -56,7 +56,10 @@ fn granularity(c: &mut Criterion) {
     group.throughput(Throughput::Elements(items.len() as u64));
     for name in STRATEGIES {
         let s: GStrategy = name.parse().unwrap();
-        let clf = GranularityClassifier::builder().strategy(s).build().unwrap();
+        let clf = GranularityClassifier::builder()
+            .strategy(s)
+            .build()
+            .unwrap();
         group.bench_function(name, |b| {
             b.iter(|| {
                 for e in &items {

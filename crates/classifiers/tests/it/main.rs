@@ -5,4 +5,5 @@ mod common;
 mod effort;
 mod granularity;
 mod guidance;
+mod learned;
 mod route;

@@ -101,24 +101,17 @@ impl FeatureConfig {
         let [lo, hi] = self.char_ngrams;
         let cw = self.char_weight;
         if lo > 0 && cw > 0.0 {
-            let bytes = text.as_bytes();
-            let len = bytes.len() + 2;
-            let at = |i: usize| -> u8 {
-                if i == 0 || i == len - 1 {
-                    b' '
-                } else {
-                    bytes.get(i - 1).copied().unwrap_or(b' ')
-                }
-            };
+            let mut buf = [b' '; MAX_FEATURE_BYTES + 2];
+            let len = text.len() + 2;
+            buf[1..len - 1].copy_from_slice(text.as_bytes());
+            let padded = &buf[..len];
+            let (lo, hi) = (usize::from(lo), usize::from(hi));
             for start in 0..len {
+                let end = (start + hi).min(len);
                 let mut h = FNV_OFFSET ^ u64::from(b'c');
-                for k in 0..usize::from(hi) {
-                    let i = start + k;
-                    if i >= len {
-                        break;
-                    }
-                    h = (h ^ u64::from(at(i))).wrapping_mul(FNV_PRIME);
-                    if k + 1 >= usize::from(lo) {
+                for (k, &b) in padded[start..end].iter().enumerate() {
+                    h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+                    if k + 1 >= lo {
                         emit(h ^ (k as u64 + 1), cw);
                     }
                 }

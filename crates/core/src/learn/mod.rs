@@ -286,9 +286,10 @@ impl LinearModel {
         let k = self.labels.len();
         let mut sums = [0.0f32; MAX_LABELS];
         let norm2 = self.features.for_each(text, extras, |bucket, x| {
-            if let Some(row) = self.weights.get(bucket * k..bucket * k + k) {
-                for (s, w) in sums.iter_mut().zip(row) {
-                    *s += *w * x;
+            let base = bucket * k;
+            if let Some(row) = self.weights.get(base..base + k) {
+                for j in 0..k.min(MAX_LABELS) {
+                    sums[j] += row[j] * x;
                 }
             }
         });

@@ -1,0 +1,191 @@
+//! The learned tier: the `learned` and `hybrid` strategies of the three
+//! text classifiers (tier reported, thresholds honoured, user models
+//! checked), malformed model files as clear errors, and property tests
+//! (any input or model text, never a panic).
+
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use tact_classifiers::effort::{EffortClassifier, Strategy as EStrategy};
+use tact_classifiers::granularity::{GranularityClassifier, Strategy as GStrategy};
+use tact_classifiers::learned::{HybridThresholds, LinearModel, Task};
+use tact_classifiers::route::{Router, Strategy as RStrategy};
+use tact_types::{IntentEntry, QueryType, RouteRule, Tier};
+
+struct All {
+    effort: Vec<EffortClassifier>,
+    granularity: Vec<GranularityClassifier>,
+    route: Vec<Router>,
+}
+
+fn all() -> &'static All {
+    static ALL: OnceLock<All> = OnceLock::new();
+    ALL.get_or_init(|| All {
+        effort: [EStrategy::Learned, EStrategy::Hybrid]
+            .map(|s| EffortClassifier::builder().strategy(s).build().unwrap())
+            .into(),
+        granularity: [GStrategy::Learned, GStrategy::Hybrid]
+            .map(|s| {
+                GranularityClassifier::builder()
+                    .strategy(s)
+                    .build()
+                    .unwrap()
+            })
+            .into(),
+        route: [RStrategy::Learned, RStrategy::Hybrid]
+            .map(|s| Router::builder().strategy(s).build().unwrap())
+            .into(),
+    })
+}
+
+#[test]
+fn the_hybrid_names_the_tier_and_honours_its_thresholds() {
+    let q = "Should I use PostgreSQL or MySQL for the session store?";
+    // Thresholds nothing clears: always the model.
+    let always = EffortClassifier::builder()
+        .strategy(EStrategy::Hybrid)
+        .hybrid_thresholds(HybridThresholds {
+            min_confidence: 1.1,
+            min_gap: 0.0,
+        })
+        .build()
+        .unwrap();
+    let r = always.classify(q, None);
+    assert_eq!(r.tier, Some(Tier::Learned));
+    assert!(r.reasons.iter().any(|x| x.cue == "heuristic_deferred"));
+    assert!(r.reasons.iter().any(|x| x.cue == "learned_model"));
+    // Thresholds everything clears: always the heuristic.
+    let never = EffortClassifier::builder()
+        .strategy(EStrategy::Hybrid)
+        .hybrid_thresholds(HybridThresholds {
+            min_confidence: 0.0,
+            min_gap: 0.0,
+        })
+        .build()
+        .unwrap();
+    let r = never.classify(q, None);
+    assert_eq!(r.tier, Some(Tier::Heuristic));
+    let heuristic = EffortClassifier::builder()
+        .strategy(EStrategy::Heuristic)
+        .build()
+        .unwrap()
+        .classify(q, None);
+    assert_eq!(
+        (r.label, r.confidence),
+        (heuristic.label, heuristic.confidence)
+    );
+    assert_eq!(heuristic.tier, None);
+    // The learned strategy always reports the model.
+    assert_eq!(all().effort[0].classify(q, None).tier, Some(Tier::Learned));
+    assert_eq!(
+        all().granularity[0]
+            .classify("Summarize the paper")
+            .classification
+            .tier,
+        Some(Tier::Learned)
+    );
+}
+
+#[test]
+fn the_learned_router_keeps_rc01_and_rc02() {
+    let code = [IntentEntry {
+        kind: QueryType::CodeGeneration,
+        snippet: "Write an endpoint".into(),
+    }];
+    for r in &all().route {
+        let d = r.route("You are a direct and concise assistant. hi", &code);
+        assert_eq!(d.rule, RouteRule::PlatformPrefix);
+        let d = r.route("I'm at 92% of my monthly quota, what now?", &code);
+        assert_eq!(
+            (d.label(), d.rule),
+            (QueryType::Platform, RouteRule::PlatformSignal)
+        );
+    }
+    let d = all().route[0].route("Write a function that reverses a list", &[]);
+    assert_eq!(d.rule, RouteRule::Learned);
+    assert_eq!(d.classification.tier, Some(Tier::Learned));
+}
+
+#[test]
+fn a_users_model_is_checked_against_the_task() {
+    let route = LinearModel::from_json(Task::Route.default_model_json()).unwrap();
+    let e = EffortClassifier::builder()
+        .strategy(EStrategy::Learned)
+        .model(route)
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("cannot serve effort"), "{e}");
+    let effort = LinearModel::from_json(Task::Effort.default_model_json()).unwrap();
+    let c = EffortClassifier::builder()
+        .strategy(EStrategy::Learned)
+        .model(effort)
+        .build()
+        .unwrap();
+    assert_eq!(
+        c.classify("Which port?", None).label,
+        all().effort[0].classify("Which port?", None).label
+    );
+}
+
+#[test]
+fn malformed_model_files_are_clear_errors() {
+    let good = Task::Granularity.default_model_json();
+    for (text, want) in [
+        ("", "not a model file"),
+        ("null", "not a model file"),
+        ("{\"format\":\"tact-linear-model\"}", "missing field"),
+        (&good.replace("\"version\":1", "\"version\":2"), "version 2"),
+        (
+            &good.replace("\"labels\":[", "\"labels\":[\"x\","),
+            "bias must hold",
+        ),
+        (&good[..good.len() / 2], "not a model file"),
+    ] {
+        let e = LinearModel::from_json(text).unwrap_err().to_string();
+        assert!(e.starts_with("invalid model: "), "{e}");
+        assert!(e.contains(want), "{want}: {e}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn learned_and_hybrid_never_panic(text in any::<String>(), ctx in proptest::option::of(any::<String>())) {
+        let a = all();
+        for c in &a.effort {
+            let r = c.classify(&text, ctx.as_deref());
+            prop_assert!((0.0..=1.0).contains(&r.confidence));
+            prop_assert!(r.tier.is_some());
+        }
+        for c in &a.granularity {
+            let d = c.classify(&text);
+            prop_assert!((0.0..=1.0).contains(&d.confidence()));
+        }
+        let history = [IntentEntry { kind: QueryType::Retrieval, snippet: text.chars().take(60).collect() }];
+        for r in &a.route {
+            let d = r.route(&text, &history);
+            prop_assert!((0.0..=1.0).contains(&d.confidence()));
+        }
+    }
+
+    #[test]
+    fn any_model_text_loads_or_errors(text in any::<String>()) {
+        let _ = LinearModel::from_json(&text);
+    }
+
+    #[test]
+    fn corrupted_model_files_load_or_error(cut in 0usize..4000, byte in any::<u8>()) {
+        let good = Task::Granularity.default_model_json().as_bytes();
+        let mut bytes = good[..cut.min(good.len())].to_vec();
+        bytes.push(byte);
+        bytes.extend_from_slice(&good[cut.min(good.len())..]);
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            if let Ok(m) = LinearModel::from_json(text) {
+                let p = m.predict("how many rows", ["digits"]);
+                prop_assert!((p.probabilities().iter().sum::<f32>() - 1.0).abs() < 1e-3);
+            }
+        }
+    }
+}
