@@ -189,3 +189,58 @@ proptest! {
         }
     }
 }
+
+/// Train and calibration items never (near-)duplicate a dev item.
+#[test]
+fn calibration_and_train_stay_apart_from_dev() {
+    use std::collections::HashSet;
+    use tact_types::dataset::{EffortExample, GranularityExample, RouteExample};
+    fn texts<T: serde::de::DeserializeOwned>(
+        path: &str,
+        f: impl Fn(&T) -> &str,
+    ) -> Vec<HashSet<String>> {
+        tact_core::dataset::read_jsonl::<T>(&crate::common::fixtures(path))
+            .unwrap()
+            .iter()
+            .map(|l| {
+                tact_core::words(&tact_core::normalize(f(&l.record)))
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .collect()
+    }
+    let sets = [
+        (
+            texts::<EffortExample>("effort/dev.jsonl", |r| &r.text),
+            [
+                texts::<EffortExample>("effort/train.jsonl", |r| &r.text),
+                texts::<EffortExample>("effort/calibration.jsonl", |r| &r.text),
+            ],
+        ),
+        (
+            texts::<GranularityExample>("granularity/dev.jsonl", |r| &r.text),
+            [
+                texts::<GranularityExample>("granularity/train.jsonl", |r| &r.text),
+                texts::<GranularityExample>("granularity/calibration.jsonl", |r| &r.text),
+            ],
+        ),
+        (
+            texts::<RouteExample>("route/dev.jsonl", |r| &r.text),
+            [
+                texts::<RouteExample>("route/train.jsonl", |r| &r.text),
+                texts::<RouteExample>("route/calibration.jsonl", |r| &r.text),
+            ],
+        ),
+    ];
+    for (dev, others) in &sets {
+        for d in dev {
+            for t in others.iter().flatten() {
+                let j = d.intersection(t).count() as f64 / d.union(t).count().max(1) as f64;
+                assert!(j < 0.8, "{d:?} near-duplicates {t:?} ({j:.2})");
+            }
+        }
+    }
+    let n = |i: usize| sets[i].0.len() + sets[i].1.iter().map(Vec::len).sum::<usize>();
+    assert!(n(0) >= 900 && n(1) >= 700 && n(2) >= 700);
+    assert!(sets.iter().all(|(dev, _)| dev.len() >= 200));
+}
