@@ -86,6 +86,13 @@ impl<L> Classification<L> {
         self
     }
 
+    /// Replaces the reasons (builder style).
+    #[must_use]
+    pub fn with_reasons(mut self, reasons: Vec<Reason>) -> Self {
+        self.reasons = reasons;
+        self
+    }
+
     /// Adds a reason (builder style).
     #[must_use]
     pub fn with_reason(mut self, reason: Reason) -> Self {

@@ -28,7 +28,7 @@
 
 use regex::Regex;
 use tact_core::{Cue, CueSet};
-use tact_types::{IntentEntry, Label, QueryType, Reason, RouteRule};
+use tact_types::{Classification, IntentEntry, Label, QueryType, Reason, RouteRule};
 
 use crate::Error;
 use crate::calibration::Calibration;
@@ -554,13 +554,12 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
 /// What the heuristic decided, before the router adds slots and models.
 #[derive(Debug, Clone)]
 pub(crate) struct Analysis {
-    pub label: QueryType,
+    /// Label, confidence and reasons (no tier: the heuristic alone).
+    pub classification: Classification<QueryType>,
     pub rule: RouteRule,
-    pub confidence: f32,
     /// The top score minus the runner-up's.
     pub gap: f32,
     pub ambiguous: bool,
-    pub reasons: Vec<Reason>,
     pub resolved: Option<IntentEntry>,
 }
 
@@ -868,12 +867,10 @@ impl Heuristic {
             reasons.push(Reason::new("scores", "the highest score decided", 0.0));
         }
         Analysis {
-            label,
+            classification: Classification::new(label, confidence).with_reasons(reasons),
             rule,
-            confidence,
             gap,
             ambiguous,
-            reasons,
             resolved,
         }
     }

@@ -75,6 +75,19 @@ pub use prompt::{HISTORY_RULE, PLATFORM_PRIORITY_RULE, ROLE, build_prompt, rende
 use crate::Error;
 use crate::learned::{self, HybridThresholds, LinearModel, ModelInput, Task, Traced};
 
+/// The heuristic analysis of a message with the learned model's input
+/// (the normalized text and the cues that fired).
+fn analyze_for_model(
+    h: &heuristic::Heuristic,
+    message: &str,
+    norm: String,
+    history: &[IntentEntry],
+) -> (heuristic::Analysis, ModelInput) {
+    let mut extras = Vec::with_capacity(16);
+    let a = h.analyze_traced(message, &norm, history, Some(&mut extras));
+    (a, ModelInput { text: norm, extras })
+}
+
 /// The platform-injected prefix registered by default (RC-01).
 pub const DEFAULT_PLATFORM_PREFIX: &str = "you are a direct and concise assistant";
 
@@ -285,13 +298,7 @@ impl Router {
             Some(h) if self.model.is_some() => self.route_learned(h, message, norm, history),
             Some(h) => {
                 let a = h.analyze(message, &norm, history);
-                let c = Classification {
-                    label: a.label,
-                    confidence: a.confidence,
-                    reasons: a.reasons,
-                    tier: None,
-                };
-                self.decision(c, a.rule, a.ambiguous, a.resolved)
+                self.decision(a.classification, a.rule, a.ambiguous, a.resolved)
             }
             None => {
                 let c = seed::classify(message);
@@ -316,23 +323,17 @@ impl Router {
         norm: String,
         history: &[IntentEntry],
     ) -> RouteDecision {
-        let mut extras = Vec::with_capacity(16);
-        let a = h.analyze_traced(message, &norm, history, Some(&mut extras));
+        let (a, input) = analyze_for_model(h, message, norm, history);
         let fixed = a.rule == RouteRule::PlatformSignal;
-        let heuristic = Classification {
-            label: a.label,
-            confidence: a.confidence,
-            reasons: a.reasons,
-            tier: Some(Tier::Heuristic),
-        };
+        let confidence = a.classification.confidence;
         let defer = match self.strategy {
             Strategy::Learned => !fixed,
-            _ => learned::defers(a.confidence, a.gap, fixed, &self.thresholds),
+            _ => learned::defers(confidence, a.gap, fixed, &self.thresholds),
         };
+        let heuristic = a.classification.with_tier(Tier::Heuristic);
         let Some(model) = self.model.as_deref().filter(|_| defer) else {
             return self.decision(heuristic, a.rule, a.ambiguous, a.resolved);
         };
-        let input = ModelInput { text: norm, extras };
         let hybrid =
             (self.strategy == Strategy::Hybrid).then_some((&heuristic, &self.thresholds, a.gap));
         let c = learned::model_decision(model, &input, hybrid);
@@ -346,7 +347,6 @@ impl Router {
     /// platform prefix (RC-01), which no model sees.
     pub fn trace(&self, message: &str, history: &[IntentEntry]) -> Option<Traced<QueryType>> {
         let h = self.heuristic.as_ref()?;
-        let history = window(history);
         let norm = normalize(message);
         if self
             .prefix_finder
@@ -355,18 +355,12 @@ impl Router {
         {
             return None;
         }
-        let mut extras = Vec::with_capacity(16);
-        let a = h.analyze_traced(message, &norm, history, Some(&mut extras));
+        let (a, input) = analyze_for_model(h, message, norm, window(history));
         Some(Traced {
-            heuristic: Classification {
-                label: a.label,
-                confidence: a.confidence,
-                reasons: a.reasons,
-                tier: None,
-            },
-            gap: a.gap,
             fixed: a.rule == RouteRule::PlatformSignal,
-            input: ModelInput { text: norm, extras },
+            gap: a.gap,
+            heuristic: a.classification,
+            input,
         })
     }
 
