@@ -6,7 +6,9 @@
 //! (`investigat*` matches "investigate" and "investigation"). Regexes use the
 //! `regex` crate's syntax, which has no look-around.
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
+use aho_corasick::automaton::Automaton;
+use aho_corasick::dfa::DFA;
+use aho_corasick::{Anchored, MatchKind, StartKind};
 use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 /// Regex cue counts up to this use a stack buffer for match flags.
@@ -148,9 +150,15 @@ impl CueSetBuilder {
                 message: "empty literal".into(),
             });
         }
-        let ac = AhoCorasick::builder()
+        let mut first_bytes = [false; 256];
+        for (p, ..) in &self.literals {
+            if let Some(&b) = p.as_bytes().first() {
+                first_bytes[usize::from(b)] = true;
+            }
+        }
+        let ac = aho_corasick::dfa::Builder::new()
             .match_kind(MatchKind::LeftmostLongest)
-            .kind(Some(AhoCorasickKind::DFA))
+            .start_kind(StartKind::Anchored)
             .prefilter(false)
             .build(self.literals.iter().map(|(p, ..)| p.as_str()))
             .map_err(|e| CoreError::Pattern {
@@ -199,6 +207,7 @@ impl CueSetBuilder {
             .unzip();
         Ok(CueSet {
             ac,
+            first_bytes,
             literal_prefix,
             literal_cues,
             anchored_set,
@@ -285,7 +294,9 @@ fn expand(pattern: &str) -> Option<Vec<String>> {
 /// takes `&self` and allocates only the returned hits.
 #[derive(Debug, Clone)]
 pub struct CueSet {
-    ac: AhoCorasick,
+    ac: DFA,
+    /// Bytes some literal starts with (a walk elsewhere would die at once).
+    first_bytes: [bool; 256],
     literal_prefix: Vec<bool>,
     literal_cues: Vec<Cue>,
     anchored_set: RegexSet,
@@ -293,13 +304,6 @@ pub struct CueSet {
     set: RegexSet,
     regexes: Vec<Regex>,
     regex_cues: Vec<Cue>,
-}
-
-fn is_word_byte_before(text: &str, at: usize) -> bool {
-    text[..at]
-        .chars()
-        .next_back()
-        .is_some_and(char::is_alphanumeric)
 }
 
 fn is_word_byte_after(text: &str, at: usize) -> bool {
@@ -352,44 +356,96 @@ impl CueSet {
         self.collect_hits(normalized, true)
     }
 
+    /// The longest literal starting exactly at `at` (pattern index, end):
+    /// an anchored walk of the DFA that stops at its dead state, a few
+    /// bytes in for most positions.
+    fn longest_at(&self, bytes: &[u8], at: usize) -> Option<(usize, usize)> {
+        let mut sid = self.ac.start_state(Anchored::Yes).ok()?;
+        let mut found = None;
+        for (i, &b) in bytes.iter().enumerate().skip(at) {
+            sid = self.ac.next_state(Anchored::Yes, sid, b);
+            if !self.ac.is_special(sid) {
+                continue;
+            }
+            if self.ac.is_dead(sid) {
+                break;
+            }
+            if self.ac.is_match(sid) {
+                let pid = self.ac.match_pattern(sid, 0);
+                // Match states also carry matches that start later (reached
+                // through failure transitions): only those starting at `at`
+                // count, as in the crate's own anchored search.
+                if (i + 1).checked_sub(self.ac.pattern_len(pid)) == Some(at) {
+                    found = Some((pid.as_usize(), i + 1));
+                }
+            }
+        }
+        found
+    }
+
     fn collect_hits<'a>(&'a self, normalized: &str, locate: bool) -> Vec<CueHit<'a>> {
         let mut out: Vec<CueHit<'a>> = Vec::with_capacity(16);
         let mut seen_literal: [usize; 32] = [usize::MAX; 32];
         let mut seen_count = 0usize;
-        // Leftmost-longest search, restarted one character after a match
-        // rejected for its word boundaries: `the code` inside "the
-        // codebase" must not hide `codebase`.
+        // Leftmost-longest semantics, searched anchored at each position
+        // where a literal may start: a word start or a non-alphanumeric
+        // character (a literal starting with a letter or digit never
+        // matches mid-word). A match rejected for its end boundary moves on
+        // one character: `the code` inside "the codebase" must not hide
+        // `codebase`. Each anchored search dies within a few bytes, so this
+        // is several times cheaper than restarting an unanchored search
+        // after every mid-word hit of a short literal ("o", "or", "du").
+        let bytes = normalized.as_bytes();
         let mut pos = 0usize;
-        while pos < normalized.len() {
-            let input = Input::new(normalized).span(pos..normalized.len());
-            let Some(m) = self.ac.find(input) else {
-                break;
+        let mut prev_alnum = false;
+        while pos < bytes.len() {
+            let b = bytes[pos];
+            let here = pos;
+            if b.is_ascii() {
+                pos += 1;
+                let alnum = b.is_ascii_alphanumeric();
+                if alnum && prev_alnum {
+                    // Mid-word: skip the rest of the ASCII word at once.
+                    while bytes.get(pos).is_some_and(u8::is_ascii_alphanumeric) {
+                        pos += 1;
+                    }
+                    continue;
+                }
+                prev_alnum = alnum;
+                if !self.first_bytes[usize::from(b)] {
+                    continue;
+                }
+            } else {
+                let (alnum, len) = normalized
+                    .get(pos..)
+                    .and_then(|rest| rest.chars().next())
+                    .map_or((false, 1), |c| (c.is_alphanumeric(), c.len_utf8()));
+                pos += len;
+                let mid_word = alnum && prev_alnum;
+                prev_alnum = alnum;
+                if mid_word || !self.first_bytes[usize::from(b)] {
+                    continue;
+                }
+            }
+            let Some((idx, e)) = self.longest_at(bytes, here) else {
+                continue;
             };
-            let (s, e) = (m.start(), m.end());
-            let next_char = normalized[s..]
-                .chars()
-                .next()
-                .map_or(normalized.len(), |c| s + c.len_utf8());
-            pos = if e > s { e } else { next_char };
-            let idx = m.pattern().as_usize();
+            let s = here;
             let (Some(cue), Some(&prefix)) =
                 (self.literal_cues.get(idx), self.literal_prefix.get(idx))
             else {
                 continue;
             };
-            let pat_starts_word = normalized[s..]
-                .chars()
-                .next()
-                .is_some_and(char::is_alphanumeric);
             let pat_ends_word = normalized[..e]
                 .chars()
                 .next_back()
                 .is_some_and(char::is_alphanumeric);
-            if (pat_starts_word && is_word_byte_before(normalized, s))
-                || (!prefix && pat_ends_word && is_word_byte_after(normalized, e))
-            {
-                pos = next_char;
+            if !prefix && pat_ends_word && is_word_byte_after(normalized, e) {
                 continue;
+            }
+            if e > s {
+                pos = e;
+                prev_alnum = pat_ends_word;
             }
             if seen_literal[..seen_count.min(32)].contains(&idx) {
                 continue;
