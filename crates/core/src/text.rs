@@ -316,11 +316,24 @@ fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
             return false;
         }
     }
+    // "2:30 p.m. UTC" goes on; "at 5 p.m. The next run" ends.
+    if matches!(word.as_str(), "a.m" | "p.m") {
+        let next_word = text[dot + 1..]
+            .trim_start()
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("");
+        let all_caps = next_word.chars().count() >= 2 && next_word.chars().all(char::is_uppercase);
+        return next.is_some_and(char::is_uppercase) && !all_caps;
+    }
     if ABBREVIATIONS.contains(&word.as_str()) && !unit {
         return word == "etc" && next.is_some_and(char::is_uppercase);
     }
-    // The dot before a lower-case word is rarely a sentence end.
+    // The dot before a lower-case word is rarely a sentence end, unless a
+    // whole word ends there ("on the payload. orjson was faster"): the
+    // short unknown abbreviations ("approx.", "Inc.") are what it guards.
     !next.is_some_and(char::is_lowercase)
+        || (word.chars().count() >= 5 && word.chars().all(char::is_alphabetic))
 }
 
 /// The double quotation open at the scanner's position, if it closes on
@@ -528,11 +541,12 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
         }
         if c == '.' || c == '…' {
             let ends = if c == '.' && text[pos..end].starts_with("...") {
-                !next_word.is_some_and(char::is_lowercase)
+                // "2019, 2020, ... 2024": a list goes on.
+                !next_word.is_some_and(|w| w.is_lowercase() || w.is_ascii_digit())
             } else if c == '.' {
                 dot_ends_sentence(text, pos, next_word)
             } else {
-                !next_word.is_some_and(char::is_lowercase)
+                !next_word.is_some_and(|w| w.is_lowercase() || w.is_ascii_digit())
             };
             if !ends {
                 continue;
@@ -764,6 +778,26 @@ mod tests {
         }
         assert!(checked > 60);
         assert_eq!(normalize("¿Qué Tamaño?  Straße"), "¿que tamano? strasse");
+    }
+
+    #[test]
+    fn times_full_words_and_elided_lists() {
+        assert_eq!(
+            sents("Is 2:30 p.m. UTC fine? Yes."),
+            ["Is 2:30 p.m. UTC fine?", "Yes."]
+        );
+        assert_eq!(
+            sents("We meet at 5 p.m. The room is booked."),
+            ["We meet at 5 p.m.", "The room is booked."]
+        );
+        assert_eq!(
+            sents("I timed the payload. orjson was faster."),
+            ["I timed the payload.", "orjson was faster."]
+        );
+        assert_eq!(
+            sents("It reads 2019, 2020, ... 2024 in order."),
+            ["It reads 2019, 2020, ... 2024 in order."]
+        );
     }
 
     fn sents(t: &str) -> Vec<&str> {

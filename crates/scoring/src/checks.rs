@@ -52,6 +52,8 @@ pub struct TextChecker {
     slash_list: Regex,
     versus: Regex,
     path_comment: Regex,
+    ita_eng: whatlang::Detector,
+    romance: whatlang::Detector,
     nearby: whatlang::Detector,
 }
 
@@ -91,9 +93,19 @@ const OR_NOT_A_CHOICE: &[&str] = &[
     "nothing",
 ];
 
-/// The languages asked again when a first identification is unreliable:
-/// Italian and the languages of Western Europe it is mistaken for or
-/// mixed with in technical prose.
+/// The languages asked again when a first identification is unreliable
+/// and not English: Italian and the Romance languages it is mistaken for.
+const ROMANCE_LANGUAGES: &[whatlang::Lang] = &[
+    whatlang::Lang::Ita,
+    whatlang::Lang::Spa,
+    whatlang::Lang::Por,
+    whatlang::Lang::Fra,
+    whatlang::Lang::Cat,
+    whatlang::Lang::Ron,
+];
+
+/// The last resort when Italian and its Romance neighbours leave the
+/// verdict unsure: the languages of Western Europe.
 const NEARBY_LANGUAGES: &[whatlang::Lang] = &[
     whatlang::Lang::Ita,
     whatlang::Lang::Eng,
@@ -105,6 +117,13 @@ const NEARBY_LANGUAGES: &[whatlang::Lang] = &[
     whatlang::Lang::Cat,
     whatlang::Lang::Ron,
 ];
+
+/// Sentences shorter than this many words are not judged on their own.
+const MIN_SENTENCE_WORDS: usize = 3;
+
+/// Confidence of an Italian-or-English identification above which a
+/// sentence counts as English (chosen on the train split).
+const ENGLISH_CONFIDENCE: f64 = 0.5;
 
 /// Two-item slash words that name one thing, not two options.
 const SLASH_COMPOUNDS: &[&str] = &[
@@ -237,7 +256,9 @@ impl TextChecker {
     /// Compiles the checkers' patterns.
     pub fn new() -> Result<Self, ScoringError> {
         Ok(TextChecker {
-            url: compile(r"(?i)\b(?:https?|ftp|file|ssh|git|s3|gs)://[^\s<>`]+|\bwww\.[^\s<>`]+")?,
+            url: compile(
+                r"(?i)\b(?:https?|ftp|file|ssh|git|s3|gs)://[^\s<>`]*[^\s<>`?.,;:!)\]]|\bwww\.[^\s<>`]*[^\s<>`?.,;:!)\]]",
+            )?,
             extra_question: compile(
                 r"(?i)(?:,\s*|\s)(?:and|also)\s+(?:(?:(?:in|on|at|by|for|from|to|with|under|into|until|of)\s+)?(?:which|what|who|whom|whose|where|when|why|how|whether)\b|if\s+(?:so|not)\b|(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|may|might|must|have|has)\s+(?:i|we|you|they|it|he|she|this|that|these|those|the|a|an|there|my|your|our|their|its|any|some|all|each|every|both|either|neither|none|one|anything|anyone|someone|something|everything|everyone)\b)",
             )?,
@@ -254,6 +275,11 @@ impl TextChecker {
             versus: compile(
                 r"(?i)\b(?:vs\.?|versus)\s|\b(?:choose|pick|select|decide|prefer)\s+between\b|[(\[]y/n[)\]]",
             )?,
+            ita_eng: whatlang::Detector::with_allowlist(vec![
+                whatlang::Lang::Ita,
+                whatlang::Lang::Eng,
+            ]),
+            romance: whatlang::Detector::with_allowlist(ROMANCE_LANGUAGES.to_vec()),
             nearby: whatlang::Detector::with_allowlist(NEARBY_LANGUAGES.to_vec()),
             path_comment: compile(r"^\s*(?:#|//|--|;|/\*)\s*(?:file:\s*)?(\S+)\s*(?:\*/)?\s*$")?,
         })
@@ -346,8 +372,31 @@ impl TextChecker {
 
     fn one_question(&self, message: &str) -> Option<Violation> {
         let masked = self.mask(message, true);
+        // "Your manager asks, 'Can we cut the budget?'": a quoted question
+        // is reported, not asked.
+        let unquoted = blank_single_quoted_questions(message);
         let mut starts: Vec<usize> = Vec::new();
-        for q in extract_questions(message) {
+        for q in extract_questions(&unquoted) {
+            // "Why are the totals off? Because ...": a question the agent
+            // answers itself asks the user nothing.
+            let answer = message
+                .get(q.end..)
+                .unwrap_or("")
+                .trim_start()
+                .to_lowercase();
+            if [
+                "because ",
+                "porque ",
+                "perche ",
+                "perché ",
+                "weil ",
+                "parce que ",
+            ]
+            .iter()
+            .any(|w| answer.starts_with(w))
+            {
+                continue;
+            }
             starts.push(q.start);
             let inside = masked.get(q.start..q.end).unwrap_or_default();
             starts.extend(
@@ -375,7 +424,7 @@ impl TextChecker {
             return None;
         }
         let second = starts[1];
-        let end = extract_questions(message)
+        let end = extract_questions(&unquoted)
             .iter()
             .find(|q| q.start <= second && second < q.end)
             .map_or(message.len(), |q| q.end);
@@ -400,19 +449,69 @@ impl TextChecker {
     /// Whether the message offers explicit options (see the module table).
     pub fn offers_options(&self, message: &str) -> bool {
         let masked = self.mask(message, false);
-        if self.list_item.find_iter(message).count() >= 2
+        if self.offered_list(message)
             || self.enumerator.find_iter(&masked).count() >= 2
             || self.option_label.find_iter(&masked).count() >= 2
-            || self.versus.is_match(&masked)
+            || self.versus.find_iter(&masked).any(|m| {
+                // "(0.871 vs 0.874)" compares figures; it offers nothing.
+                !numbers_around(&masked[..m.start()], &masked[m.end()..])
+            })
             || self.romance_or.is_match(&masked)
         {
             return true;
         }
+        let sentences = split_sentences(&masked);
+        let sentence_at = |at: usize| {
+            sentences
+                .iter()
+                .find(|seg| seg.start <= at && at < seg.end)
+                .map_or("", |seg| seg.text(&masked))
+        };
+        // A selection question anywhere ("Which do you prefer?") makes the
+        // alternatives of a statement before it options.
+        let selection_asked = sentences.iter().any(|seg| {
+            let t = seg.text(&masked);
+            is_question(t) && asks_to_select(t)
+        });
         for m in self.alternative.find_iter(&masked) {
             let (before, after) = (&masked[..m.start()], &masked[m.end()..]);
-            if is_choice(before, after) {
+            if !is_choice(before, after) {
+                continue;
+            }
+            let sentence = sentence_at(m.start());
+            // "a clause, such as an exclusivity or non-compete clause":
+            // examples, not options.
+            let clause = before
+                .rsplit([',', ';', ':', '(', '.', '?'])
+                .next()
+                .unwrap_or(before);
+            if contains_any_word(
+                clause,
+                &["such as", "e.g", "for example", "for instance", "including"],
+            ) {
+                continue;
+            }
+            let asks = is_question(sentence) || has_choice_request(sentence);
+            if numbers_around(before, after) {
+                // "10 or 11 minutes" estimates; "2 or 3 seconds?" asks.
+                if asks && !approximated(before) {
+                    return true;
+                }
+                continue;
+            }
+            // "either the finance export or the CRM export lands ...": an
+            // alternative in a statement offers nothing to pick, unless a
+            // selection question follows.
+            if asks || selection_asked {
                 return true;
             }
+        }
+        // "Enable versioning / add a lifecycle rule / leave it: which?"
+        if sentences.iter().any(|seg| {
+            let t = seg.text(&masked);
+            t.contains(" / ") && (is_question(t) || has_choice_request(t))
+        }) {
+            return true;
         }
         // Slash lists are read on the prose only: a path or URL inside
         // inline code is no list of options.
@@ -449,33 +548,62 @@ impl TextChecker {
 
     fn lang_ita(&self, message: &str) -> Option<Violation> {
         let prose = self.mask(message, true);
-        let first = whatlang::detect(&prose);
-        // Short texts are often unreliable: ask again among the languages
-        // an Italian message is usually confused with, and keep a
-        // reliable verdict as it is.
-        let unsure = first
-            .as_ref()
-            .is_some_and(|i| i.lang() != whatlang::Lang::Ita && !i.is_reliable());
-        let detected = match self.nearby.detect(&prose) {
-            Some(again) if unsure && again.lang() == whatlang::Lang::Ita => Some(again),
-            _ => first,
+        let violation = |actual: String| {
+            Some(Violation::rule(
+                Preference::LangIta,
+                actual,
+                Some(Span::whole(message)),
+            ))
         };
-        match detected {
-            Some(info) if info.lang() == whatlang::Lang::Ita => None,
-            Some(info) => Some(Violation::rule(
-                Preference::LangIta,
-                format!(
-                    "written in {} (whatlang, confidence {:.2})",
-                    info.lang().eng_name(),
-                    info.confidence()
-                ),
-                Some(Span::whole(message)),
-            )),
-            None => Some(Violation::rule(
-                Preference::LangIta,
-                "no language identified in the prose",
-                Some(Span::whole(message)),
-            )),
+        let written = |info: &whatlang::Info| {
+            format!(
+                "written in {} (whatlang, confidence {:.2})",
+                info.lang().eng_name(),
+                info.confidence()
+            )
+        };
+        let Some(first) = whatlang::detect(&prose) else {
+            return violation("no language identified in the prose".into());
+        };
+        if first.lang() != whatlang::Lang::Ita && first.is_reliable() {
+            return violation(written(&first));
+        }
+        // English is what Italian prose is mixed with or mistaken for: any
+        // sentence that reads as English rather than Italian (an Italian
+        // sentence followed by an English question) breaks "written in
+        // Italian". Loanwords (`il merge`, `la build`) leave the verdict
+        // unsure, below the threshold.
+        // Quotations (an English error message) are not the agent's prose.
+        let unquoted = blank_quotations(&prose);
+        let sentences = split_sentences(&unquoted);
+        for sentence in sentences.iter().map(|seg| seg.text(&unquoted)) {
+            if prose_words(sentence) < MIN_SENTENCE_WORDS {
+                continue;
+            }
+            if let Some(info) = self.ita_eng.detect(sentence) {
+                if info.lang() == whatlang::Lang::Eng && info.confidence() >= ENGLISH_CONFIDENCE {
+                    return violation(format!(
+                        "a sentence in English: `{}` (whatlang, confidence {:.2})",
+                        sentence.trim(),
+                        info.confidence()
+                    ));
+                }
+            }
+        }
+        if first.lang() == whatlang::Lang::Ita {
+            return None;
+        }
+        // Unsure and not Italian: short texts are often misread; ask again
+        // among the Romance languages an Italian message is confused with.
+        match self.romance.detect(&prose) {
+            Some(again) if again.lang() == whatlang::Lang::Ita => None,
+            Some(again) if again.is_reliable() => violation(written(&again)),
+            // Still unsure: the widest set of neighbours decides.
+            _ => match self.nearby.detect(&prose) {
+                Some(last) if last.lang() == whatlang::Lang::Ita => None,
+                Some(last) => violation(written(&last)),
+                None => violation(written(&first)),
+            },
         }
     }
 
@@ -614,6 +742,332 @@ fn slash_token_is_path(masked: &str, start: usize, end: usize) -> bool {
     DIRECTORY_NAMES.contains(&first.as_str()) || is_path(token)
 }
 
+/// Words of a question or request that ask to pick among options.
+const SELECTION_CUES: &[&str] = &[
+    "which",
+    "choose",
+    "pick",
+    "select",
+    "prefer",
+    "preference",
+    "one of",
+    "option",
+    "options",
+    "go with",
+    "between",
+    "either",
+    "cual",
+    "quale",
+    "quali",
+    "welche",
+    "welcher",
+    "welches",
+];
+
+/// Whether a question asks to pick among alternatives already named:
+/// "Which do you prefer?", "Which one?", "Should I pick one of them?" (a
+/// "which" + noun question such as "Which directories should be
+/// excluded?" asks for new items instead).
+fn asks_to_select(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    let which_selects = lower.match_indices("which").any(|(i, _)| {
+        let next = lower[i + 5..]
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .trim_matches(|c: char| !c.is_alphanumeric());
+        matches!(
+            next,
+            "" | "one"
+                | "ones"
+                | "of"
+                | "do"
+                | "would"
+                | "should"
+                | "is"
+                | "option"
+                | "options"
+                | "approach"
+                | "way"
+                | "path"
+                | "route"
+                | "variant"
+                | "version"
+                | "alternative"
+        )
+    });
+    which_selects
+        || contains_any_word(
+            question,
+            &[
+                "prefer", "choose", "pick", "select", "go with", "one of", "either", "option",
+            ],
+        )
+}
+
+/// Whether `text` contains one of [`SELECTION_CUES`] as whole words.
+fn has_selection_cue(text: &str) -> bool {
+    contains_any_word(text, SELECTION_CUES)
+}
+
+/// Whether a sentence that is not a question still asks to choose ("Pick
+/// one: canary or blue-green", "reply `apply` or `hold`").
+fn has_choice_request(text: &str) -> bool {
+    contains_any_word(
+        text,
+        &[
+            "pick",
+            "choose",
+            "select",
+            "reply",
+            "decide",
+            "let me know",
+            "tell me",
+            "your call",
+            "prefer",
+            "up to you",
+        ],
+    )
+}
+
+/// Whether `text` holds one of `words` (lower case) bounded by non-letters.
+fn contains_any_word(text: &str, words: &[&str]) -> bool {
+    let lower = text.to_lowercase();
+    words.iter().any(|w| {
+        lower.match_indices(w).any(|(i, _)| {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + w.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    })
+}
+
+/// Number words read as quantities in "one or two days".
+const NUMBER_WORDS: &[&str] = &[
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "fifteen", "twenty", "thirty", "fifty", "hundred", "couple",
+];
+
+/// Whether `word` (trimmed) is a quantity: digits (`10`, `2.5`, `1,000`,
+/// `15%`) or a number word.
+fn is_number(word: &str) -> bool {
+    let w = word
+        .trim_matches(|c: char| !c.is_alphanumeric() && c != '%')
+        .trim_end_matches('%')
+        .to_lowercase();
+    (!w.is_empty()
+        && w.starts_with(|c: char| c.is_ascii_digit())
+        && w.chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == ','))
+        || NUMBER_WORDS.contains(&w.as_str())
+}
+
+/// Whether the `or` (or `vs.`) between `before` and `after` joins two
+/// quantities, a unit allowed after the first ("180 ms vs. 140 ms").
+fn numbers_around(before: &str, after: &str) -> bool {
+    let mut back = before.split_whitespace().rev();
+    let last = back.next().unwrap_or("");
+    let number_before = is_number(last)
+        || (last.len() <= 3
+            && last.chars().all(char::is_alphabetic)
+            && back.next().is_some_and(is_number));
+    number_before && after.split_whitespace().next().is_some_and(is_number)
+}
+
+/// Whether the quantity before `or` is hedged ("roughly 10 or 11").
+fn approximated(before: &str) -> bool {
+    before.split_whitespace().rev().skip(1).take(2).any(|w| {
+        matches!(
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+                .as_str(),
+            "roughly"
+                | "about"
+                | "around"
+                | "approximately"
+                | "approx"
+                | "some"
+                | "maybe"
+                | "perhaps"
+                | "nearly"
+                | "almost"
+                | "every"
+                | "each"
+                | "took"
+                | "takes"
+        ) || w.starts_with('~')
+    })
+}
+
+/// Words made of letters only (apostrophes allowed): paths, numbers and
+/// identifiers are not prose.
+fn prose_words(text: &str) -> usize {
+    text.split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_alphabetic() || c == '\'' || c == '’')
+        })
+        .count()
+}
+
+/// `text` with each single-quoted question (`'Can we cut it?'`, opened
+/// after a space or `(:,` and closed after its `?`) replaced by spaces of
+/// the same byte length, so offsets hold.
+fn blank_single_quoted_questions(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut prev: Option<char> = None;
+    while let Some((i, c)) = rest.char_indices().next() {
+        let opens = c == '\''
+            && prev.is_none_or(|p| p.is_whitespace() || matches!(p, '(' | ':' | ','))
+            && rest[i + 1..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphanumeric);
+        if opens {
+            let line_end = rest.find('\n').unwrap_or(rest.len());
+            let close = rest[1..line_end]
+                .match_indices("?'")
+                .map(|(j, _)| j + 1)
+                .find(|&j| {
+                    rest[j + 2..]
+                        .chars()
+                        .next()
+                        .is_none_or(|n| n.is_whitespace() || ",.;:)!".contains(n))
+                });
+            if let Some(j) = close {
+                let span = &rest[..j + 2];
+                out.extend(
+                    span.chars()
+                        .flat_map(|ch| std::iter::repeat_n(' ', ch.len_utf8())),
+                );
+                rest = &rest[j + 2..];
+                prev = Some('\'');
+                continue;
+            }
+        }
+        out.push(c);
+        prev = Some(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// `text` with the inside of each double quotation on one line (`"..."`,
+/// `“...”`, `«...»`) replaced by spaces.
+fn blank_quotations(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut closer: Option<char> = None;
+    for c in text.chars() {
+        match closer {
+            Some(end) if c == end => {
+                closer = None;
+                out.push(c);
+            }
+            Some(_) if c == '\n' => {
+                closer = None;
+                out.push(c);
+            }
+            Some(_) => out.push(' '),
+            None => {
+                closer = match c {
+                    '"' => Some('"'),
+                    '\u{201c}' => Some('\u{201d}'),
+                    '\u{ab}' => Some('\u{bb}'),
+                    _ => None,
+                };
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// Whether `line` is a list item or a table row (not a `|---|` rule).
+fn is_list_line(list_item: &Regex, line: &str) -> bool {
+    let t = line.trim();
+    if t.starts_with('|') {
+        return t.len() > 1 && !t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '));
+    }
+    list_item.is_match(line)
+}
+
+impl TextChecker {
+    /// Whether a list (or table) of two or more items is offered as
+    /// options: the line before it asks ("Which one should I use?",
+    /// "Options:", "Pick one:"), or the question after it selects among
+    /// its items ("Which row ...?"). A list of findings followed by an
+    /// open question ("What version should they be pinned to?") offers
+    /// nothing to pick.
+    fn offered_list(&self, message: &str) -> bool {
+        let lines: Vec<&str> = message.lines().collect();
+        // "Pick one of these schedules:" + a code block of two or more
+        // lines: each line is an option.
+        let mut fence_lead: Option<&str> = None;
+        let mut fence_lines = 0usize;
+        for (n, line) in lines.iter().enumerate() {
+            let t = line.trim();
+            if t.starts_with("```") || t.starts_with("~~~") {
+                match fence_lead.take() {
+                    Some(lead) => {
+                        if fence_lines >= 2 && (has_choice_request(lead) || asks_to_select(lead)) {
+                            return true;
+                        }
+                    }
+                    None => {
+                        fence_lead = Some(
+                            lines[..n]
+                                .iter()
+                                .rev()
+                                .find(|l| !l.trim().is_empty())
+                                .map_or("", |l| l.trim()),
+                        );
+                        fence_lines = 0;
+                    }
+                }
+            } else if fence_lead.is_some() && !t.is_empty() {
+                fence_lines += 1;
+            }
+        }
+        let mut i = 0;
+        while i < lines.len() {
+            if !is_list_line(&self.list_item, lines[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < lines.len() && is_list_line(&self.list_item, lines[i]) {
+                i += 1;
+            }
+            if i - start < 2 {
+                continue;
+            }
+            let lead = lines[..start]
+                .iter()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .map_or("", |l| l.trim());
+            let lead_asks = lead.ends_with('?')
+                || is_question(lead)
+                || (lead.ends_with(':')
+                    && (has_selection_cue(lead)
+                        || has_choice_request(lead)
+                        || contains_any_word(
+                            lead,
+                            &["choices", "alternatives", "candidates", "candidate", "ways"],
+                        )));
+            let after = lines[i..].join(" ");
+            let question = after.find('?').map_or(after.as_str(), |q| &after[..=q]);
+            if lead_asks || (question.contains('?') && has_selection_cue(question)) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
 /// Whether the `or` found between `before` and `after` joins two options.
 fn is_choice(before: &str, after: &str) -> bool {
     if before.ends_with('/') || after.starts_with('/') {
@@ -742,6 +1196,7 @@ fn scan_quotes(message: &str) -> QuoteScan {
     let mut prev_blank = true;
     let mut in_indented: Option<usize> = None;
     let mut prev_list = false;
+    let mut prev_colon = false;
     for raw in message.split_inclusive('\n') {
         let line = raw.trim_end_matches(['\n', '\r']);
         let trimmed = line.trim_start();
@@ -774,7 +1229,9 @@ fn scan_quotes(message: &str) -> QuoteScan {
             continue;
         }
         let indented = (line.starts_with("    ") || line.starts_with('\t')) && !trimmed.is_empty();
-        if indented && (in_indented.is_some() || (prev_blank && !prev_list)) {
+        // An indented block opens after a blank line, or right after a
+        // line of prose that introduces it ("the dependency list is:").
+        if indented && (in_indented.is_some() || (prev_blank && !prev_list) || prev_colon) {
             in_indented.get_or_insert(start);
             scan.quoted += 1;
             scan.line_is_quote.push(true);
@@ -804,6 +1261,7 @@ fn scan_quotes(message: &str) -> QuoteScan {
         if !prev_blank {
             prev_list = starts_list(trimmed);
         }
+        prev_colon = !prev_list && line.trim_end().ends_with(':');
     }
     if let Some((_, s, _)) = fence {
         scan.code_ranges.push((s, message.len()));
@@ -868,6 +1326,21 @@ pub(crate) fn is_path(token: &str) -> bool {
         .trim_end_matches([
             ')', ']', '>', '"', '\'', '`', ',', ';', '!', '?', '*', ':', '.',
         ]);
+    // A line or range after the path (`src/app.py:40-52`, `a.rs:7:3`,
+    // `setup.py#L10-L15`) is no part of it.
+    let mut t = t;
+    while let Some((head, tail)) = t.rsplit_once([':', '#']) {
+        let tail = tail.trim_start_matches('L');
+        if head.is_empty()
+            || tail.is_empty()
+            || !tail
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '-' || c == 'L')
+        {
+            break;
+        }
+        t = head;
+    }
     if t.len() < 3 {
         return false;
     }
@@ -968,6 +1441,65 @@ mod tests {
             Preference::ConciseQuestion,
             &format!("{} — ok?", "word ".repeat(19))
         ));
+    }
+
+    #[test]
+    fn findings_estimates_and_examples_are_not_options() {
+        for m in [
+            "I looked at the queues:\n- `ingest` holds 40 jobs\n- `mail` holds 2 jobs\nHow long should jobs wait before we page someone?",
+            "The export took 12 or 13 minutes on every run. What timeout do you want?",
+            "Does the lease contain a clause, such as a break or renewal option, I should flag?",
+            "Latency was 180 ms vs. 140 ms last week; what changed on your side?",
+            "Either the cache or the proxy drops the header. Can you send me the raw response?",
+        ] {
+            assert!(violated(Preference::DoSelection, m), "{m}");
+        }
+        for m in [
+            "Which of these should I deploy?\n- `v2.3.1`\n- `v2.4.0-rc1`",
+            "Options:\n1. keep the cron job\n2. move it to the queue\nWhich one?",
+            "Should the batch size be 2 or 3 thousand rows?",
+            "I can retry the upload or skip the file. Which do you prefer?",
+            "Pick one schedule:\n```\n0 6 * * 1\n0 18 * * 5\n```",
+            "Rename / archive / delete the old bucket: which do you want?",
+        ] {
+            assert!(!violated(Preference::DoSelection, m), "{m}");
+        }
+    }
+
+    #[test]
+    fn mixed_italian_and_english_is_not_italian() {
+        assert!(violated(
+            Preference::LangIta,
+            "Ho aggiornato il file di configurazione e riavviato il servizio. Should I also clear the cache on all of the production servers tonight?"
+        ));
+        assert!(!violated(
+            Preference::LangIta,
+            "La pipeline fallisce con \"error: permission denied while reading the file\". Vuoi che controlli i permessi della cartella?"
+        ));
+    }
+
+    #[test]
+    fn quoted_and_self_answered_questions_are_not_asked() {
+        assert!(!violated(
+            Preference::OneQuestion,
+            "The client wrote, 'Can we ship by Friday?' Should I promise Friday or Monday?"
+        ));
+        assert!(!violated(
+            Preference::OneQuestion,
+            "Why does the build take so long? Because every job reinstalls the toolchain. Should I cache it?"
+        ));
+    }
+
+    #[test]
+    fn paths_with_line_ranges_name_the_snippet() {
+        assert!(is_path("src/app.py:40-52"));
+        assert!(is_path("lib/auth/token.ts:7:3"));
+        assert!(!is_path("12:30"));
+        let m = "Looking at src/app.py:40-52, the loop is:\n    for row in rows:\n        total += row.amount\n    return total\nShould I vectorize it?";
+        assert!(
+            !violated(Preference::Snippet, m),
+            "an indented block right after a colon is quoted"
+        );
     }
 
     #[test]
