@@ -124,8 +124,8 @@ pub struct Traced<L> {
     /// Gap between the heuristic's top two scores, in its own evidence
     /// units.
     pub gap: f32,
-    /// Whether a contract rule decided, which no model may override
-    /// (routing's RC-01 and RC-02).
+    /// Whether a contract rule decided, which the hybrid never defers
+    /// (routing's RC-02, and a reference resolved through the history).
     pub fixed: bool,
     /// The learned model's input.
     pub input: ModelInput,

@@ -22,9 +22,10 @@ pub struct EffortArgs {
     /// JSONL objects with `text` and optional `context` and `id`.
     #[arg(long, conflicts_with = "question")]
     pub file: Option<PathBuf>,
-    /// Strategy: heuristic (default) or seed.
-    #[arg(long, default_value = "heuristic")]
-    pub strategy: String,
+    /// Strategy: heuristic, seed, learned or hybrid (default: the
+    /// library's default, hybrid).
+    #[arg(long)]
+    pub strategy: Option<String>,
     /// Print JSON (one object per line in batch mode).
     #[arg(long)]
     pub json: bool,
@@ -33,16 +34,17 @@ pub struct EffortArgs {
 /// Arguments of `tact questions`.
 #[derive(clap::Args, Debug)]
 pub struct QuestionsArgs {
-    /// Strategy: heuristic (default) or seed.
-    #[arg(long, default_value = "heuristic")]
-    pub strategy: String,
+    /// Strategy: heuristic, seed, learned or hybrid (default: the
+    /// library's default, hybrid).
+    #[arg(long)]
+    pub strategy: Option<String>,
     /// Print JSON: an array of questions with offsets and effort.
     #[arg(long)]
     pub json: bool,
 }
 
-fn classifier(strategy: &str) -> Result<EffortClassifier> {
-    let strategy: Strategy = strategy.parse()?;
+fn classifier(strategy: Option<&str>) -> Result<EffortClassifier> {
+    let strategy: Strategy = strategy.map_or(Ok(Strategy::default()), str::parse)?;
     Ok(EffortClassifier::builder().strategy(strategy).build()?)
 }
 
@@ -60,7 +62,7 @@ fn text_line(text: &str, r: &Classification<EffortLevel>) -> String {
 
 /// Runs `tact effort`.
 pub fn run_effort(args: &EffortArgs, out: &mut impl Write) -> Result<()> {
-    let c = classifier(&args.strategy)?;
+    let c = classifier(args.strategy.as_deref())?;
     if let Some(path) = &args.file {
         let file =
             std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
@@ -134,7 +136,7 @@ pub fn run_questions(
     mut input: impl std::io::Read,
     out: &mut impl Write,
 ) -> Result<()> {
-    let c = classifier(&args.strategy)?;
+    let c = classifier(args.strategy.as_deref())?;
     let mut message = String::new();
     input
         .read_to_string(&mut message)

@@ -19,9 +19,10 @@ pub struct GranularityArgs {
     /// JSONL objects with `text` and optional `id`.
     #[arg(long, conflicts_with = "query")]
     pub file: Option<PathBuf>,
-    /// Strategy: heuristic (default) or seed.
-    #[arg(long, default_value = "heuristic")]
-    pub strategy: String,
+    /// Strategy: heuristic, seed, learned or hybrid (default: the
+    /// library's default, heuristic).
+    #[arg(long)]
+    pub strategy: Option<String>,
     /// Also choose the scoring method for this recursion level, from the
     /// default levels overridden by RECURSIVE_LLM_LEVEL_<N>_SCORING_METHOD.
     #[arg(long, value_name = "N")]
@@ -41,8 +42,8 @@ pub struct Granularity {
 
 impl Granularity {
     /// Builds the classifier of `strategy` with a scoring configuration.
-    pub fn new(strategy: &str, scoring: ScoringConfig) -> Result<Self> {
-        let strategy: Strategy = strategy.parse()?;
+    pub fn new(strategy: Option<&str>, scoring: ScoringConfig) -> Result<Self> {
+        let strategy: Strategy = strategy.map_or(Ok(Strategy::default()), str::parse)?;
         Ok(Self {
             classifier: GranularityClassifier::builder()
                 .strategy(strategy)

@@ -23,9 +23,10 @@ pub struct RouteArgs {
     /// JSONL objects with `text` and optional `history` and `id`.
     #[arg(long, conflicts_with = "message")]
     pub file: Option<PathBuf>,
-    /// Strategy: heuristic (default) or seed.
-    #[arg(long, default_value = "heuristic")]
-    pub strategy: String,
+    /// Strategy: heuristic, seed, learned or hybrid (default: the
+    /// library's default, hybrid).
+    #[arg(long)]
+    pub strategy: Option<String>,
     /// Registered platform prefixes (RC-01), replacing the default; repeat
     /// the flag for several.
     #[arg(long = "prefix", value_name = "PREFIX")]
@@ -42,7 +43,10 @@ pub struct RouteArgs {
 /// Builds the router of `args` with the given model slots (read from the
 /// environment by `main`, injected by tests).
 pub fn router(args: &RouteArgs, slots: ModelSlots) -> Result<Router> {
-    let strategy: Strategy = args.strategy.parse()?;
+    let strategy: Strategy = args
+        .strategy
+        .as_deref()
+        .map_or(Ok(Strategy::default()), str::parse)?;
     let mut b = Router::builder().strategy(strategy).model_slots(slots);
     if !args.prefixes.is_empty() {
         b = b.platform_prefixes(args.prefixes.iter().cloned());

@@ -315,7 +315,8 @@ impl Router {
 
     /// The `learned` and `hybrid` strategies after the prefix fast path:
     /// RC-02 stays rule-based; otherwise the model decides (always for
-    /// `learned`, when the heuristic is not confident for `hybrid`).
+    /// `learned`; for `hybrid` when the heuristic is not confident and did
+    /// not resolve a reference through the history).
     fn route_learned(
         &self,
         h: &heuristic::Heuristic,
@@ -326,9 +327,13 @@ impl Router {
         let (a, input) = analyze_for_model(h, message, norm, history);
         let fixed = a.rule == RouteRule::PlatformSignal;
         let confidence = a.classification.confidence;
+        // A reference resolved through the history (RC-03) stays with the
+        // heuristic in the hybrid: the model reads the new message only,
+        // not the earlier turn "that" points to.
+        let resolved = a.rule == RouteRule::HistoryReference;
         let defer = match self.strategy {
             Strategy::Learned => !fixed,
-            _ => learned::defers(confidence, a.gap, fixed, &self.thresholds),
+            _ => learned::defers(confidence, a.gap, fixed || resolved, &self.thresholds),
         };
         let heuristic = a.classification.with_tier(Tier::Heuristic);
         let Some(model) = self.model.as_deref().filter(|_| defer) else {
@@ -342,7 +347,8 @@ impl Router {
     }
 
     /// The heuristic's decision with its top-two gap, whether a contract
-    /// rule fixed it, and the learned model's input (what `cargo xtask
+    /// rule fixed it for the hybrid (RC-02, or a reference resolved through
+    /// the history), and the learned model's input (what `cargo xtask
     /// train` learns from). `None` for the `seed` strategy and for a
     /// platform prefix (RC-01), which no model sees.
     pub fn trace(&self, message: &str, history: &[IntentEntry]) -> Option<Traced<QueryType>> {
@@ -357,7 +363,10 @@ impl Router {
         }
         let (a, input) = analyze_for_model(h, message, norm, window(history));
         Some(Traced {
-            fixed: a.rule == RouteRule::PlatformSignal,
+            fixed: matches!(
+                a.rule,
+                RouteRule::PlatformSignal | RouteRule::HistoryReference
+            ),
             gap: a.gap,
             heuristic: a.classification,
             input,
