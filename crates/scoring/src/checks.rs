@@ -5,13 +5,13 @@
 //! | --- | --- |
 //! | `concise_question` | more than one sentence (a code block counts as one), or more than 20 words |
 //! | `detail_question` | under 25 words, or no sentence besides the question(s) |
-//! | `do_selection` | no options are offered: no list of 2+ items, no `(a) (b)` / `Option 1 Option 2`, no `X or Y` (other than `or so`, `more or less`, `or not`, `or later`...), no `A/B/C` in the prose (paths such as `src/api/v2/`, URLs and inline code are not options), no `X vs Y`, no "choose between" |
-//! | `one_question` | two or more questions: question sentences, plus questions joined inside one by `and`/`also` + an interrogative, also elliptical ones (`..., and which ...?`, `... and whether ...`, `..., and in what format?`, `..., and if so ...`); a `?` in inline code, a URL or a quoted prompt (`"Continue? [y/N]"`) asks nothing |
-//! | `lang_ita` | the prose (code and URLs left out) is not identified as Italian by `whatlang` |
+//! | `do_selection` | no options are offered: a list or table of 2+ items counts when the line before it asks or selects ("Which one?", "Options:", "Pick one:") or the question after it selects ("Which row ...?"), a code block of 2+ lines when a choice request precedes it; `(a) (b)` / `Option 1 Option 2`; `X or Y` in a question or choice request (not `or so`, `or not`, `or later`..., not examples after "such as"/"e.g.", not a hedged or stated quantity such as "10 or 11 minutes"), or in a statement followed by a selection question ("Which do you prefer?"); `A/B/C` or `A / B / C` in the prose (paths such as `src/api/v2/`, URLs and inline code are not options); `X vs Y` between things, not figures; "choose between" |
+//! | `one_question` | two or more questions: question sentences, plus questions joined inside one by `and`/`also` + an interrogative, also elliptical ones (`..., and which ...?`, `... and whether ...`, `..., and in what format?`, `..., and if so ...`); a `?` in inline code, a URL or a quoted prompt (`"Continue? [y/N]"`, `'Can we ship?'`) asks nothing, nor does a question the agent answers itself (`...? Because ...`) |
+//! | `lang_ita` | the prose (code and URLs left out) is not identified as Italian by `whatlang` (an unsure verdict asked again among the Romance languages, then Western European ones), or one of its sentences of 3+ words (double quotations left out) reads as English with confidence 0.5 or more between Italian and English |
 //! | `capital` | any lowercase letter (code included) |
 //! | `commas` | any comma: `,` `，` `﹐` `﹑` `、` `،` |
 //! | `json` | the whole message (surrounding white space allowed) is not one JSON value |
-//! | `snippet` | fewer than 3 quoted lines (fenced or indented code, `>` quotes, lines that are one inline code span) or no file path or URL named |
+//! | `snippet` | fewer than 3 quoted lines (fenced code, indented code after a blank line or a line ending in `:`, `>` quotes, lines that are one inline code span) or no file path (a line range such as `:40-52` or `#L10` allowed) or URL named |
 //! | `length` | not exactly 3 sentences (code blocks are not sentences) |
 //!
 //! Sentences come from `tact-core` (`split_sentences`): abbreviations
