@@ -223,6 +223,14 @@ const ABBREVIATIONS: &[&str] = &[
     "ver", "al", "et al", "etc",
 ];
 
+/// Weekday and month abbreviations (lower case, without their dot): like
+/// "etc." they end a sentence only before a capital ("on 14 Oct. The
+/// webinar ..."), not before a date or a comma ("Mon. 14 Oct., i.e.").
+const DATE_ABBREVIATIONS: &[&str] = &[
+    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "jan", "feb", "mar",
+    "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+];
+
 fn is_terminator(c: char) -> bool {
     matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '…')
 }
@@ -328,6 +336,9 @@ fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
     }
     if ABBREVIATIONS.contains(&word.as_str()) && !unit {
         return word == "etc" && next.is_some_and(char::is_uppercase);
+    }
+    if DATE_ABBREVIATIONS.contains(&word.as_str()) {
+        return next.is_some_and(char::is_uppercase);
     }
     // The dot before a lower-case word is rarely a sentence end, unless a
     // whole word ends there ("on the payload. orjson was faster"): the
@@ -848,6 +859,14 @@ mod tests {
         assert_eq!(
             sents("He said \"stop.\" Then left."),
             ["He said \"stop.\"", "Then left."]
+        );
+        assert_eq!(
+            sents("Send it Mon. 14 Oct., i.e. tomorrow? It ships on 3 Dec. The rest waits."),
+            [
+                "Send it Mon. 14 Oct., i.e. tomorrow?",
+                "It ships on 3 Dec.",
+                "The rest waits."
+            ]
         );
     }
 

@@ -260,7 +260,7 @@ impl TextChecker {
                 r"(?i)\b(?:https?|ftp|file|ssh|git|s3|gs)://[^\s<>`]*[^\s<>`?.,;:!)\]]|\bwww\.[^\s<>`]*[^\s<>`?.,;:!)\]]",
             )?,
             extra_question: compile(
-                r"(?i)(?:,\s*|\s)(?:and|also)\s+(?:(?:(?:in|on|at|by|for|from|to|with|under|into|until|of)\s+)?(?:which|what|who|whom|whose|where|when|why|how|whether)\b|if\s+(?:so|not)\b|(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|may|might|must|have|has)\s+(?:i|we|you|they|it|he|she|this|that|these|those|the|a|an|there|my|your|our|their|its|any|some|all|each|every|both|either|neither|none|one|anything|anyone|someone|something|everything|everyone)\b)",
+                r"(?i)(?:(?:,\s*|\s)(?:and|also)|\?\s+or)\s+(?:(?:(?:in|on|at|by|for|from|to|with|under|into|until|of)\s+)?(?:which|what|who|whom|whose|where|when|why|how|whether)\b|if\s+(?:so|not)\b|(?:is|are|was|were|do|does|did|can|could|should|shall|will|would|may|might|must|have|has)\s+(?:i|we|you|they|it|he|she|this|that|these|those|the|a|an|there|my|your|our|their|its|any|some|all|each|every|both|either|neither|none|one|anything|anyone|someone|something|everything|everyone)\b)",
             )?,
             alternative: compile(r"(?i)\b(?:or|oppure|oder|o\s+bien)\b")?,
             romance_or: compile(r"[\p{L}\d]\s(?:o|ou)\s[\p{L}\d]")?,
@@ -376,7 +376,8 @@ impl TextChecker {
         // is reported, not asked.
         let unquoted = blank_single_quoted_questions(message);
         let mut starts: Vec<usize> = Vec::new();
-        for q in extract_questions(&unquoted) {
+        let questions = extract_questions(&unquoted);
+        for q in &questions {
             // "Why are the totals off? Because ...": a question the agent
             // answers itself asks the user nothing.
             let answer = message
@@ -384,6 +385,10 @@ impl TextChecker {
                 .unwrap_or("")
                 .trim_start()
                 .to_lowercase();
+            // "Who doesn't love a long weekend, right?" asks nothing.
+            if is_rhetorical(q.text(&unquoted)) {
+                continue;
+            }
             if [
                 "because ",
                 "porque ",
@@ -402,7 +407,13 @@ impl TextChecker {
             starts.extend(
                 self.extra_question
                     .find_iter(inside)
-                    .map(|m| q.start + m.start() + (m.len() - m.as_str().trim_start().len())),
+                    .map(|m| {
+                        let lead = m.len()
+                            - m.as_str()
+                                .trim_start_matches(|c: char| c.is_whitespace() || c == '?')
+                                .len();
+                        q.start + m.start() + lead
+                    }),
             );
         }
         // "Also let me know ...": a request the shared extractor misses
@@ -415,6 +426,14 @@ impl TextChecker {
                 .find_map(|p| lower.strip_prefix(p))
                 .map(|r| r.trim_start_matches([',', ' ']));
             if !s.is_code && !starts.contains(&s.start) && rest.is_some_and(is_question) {
+                starts.push(s.start);
+                continue;
+            }
+            // "What's the target audience." asks without its `?`.
+            let asked = questions
+                .iter()
+                .any(|q| q.start < s.end && s.start < q.end);
+            if !s.is_code && !asked && asks_without_mark(rest.unwrap_or(&lower)) {
                 starts.push(s.start);
             }
         }
@@ -481,13 +500,24 @@ impl TextChecker {
             let sentence = sentence_at(m.start());
             // "a clause, such as an exclusivity or non-compete clause":
             // examples, not options.
-            let clause = before
-                .rsplit([',', ';', ':', '(', '.', '?'])
-                .next()
-                .unwrap_or(before);
+            let clause_start = [", ", "; ", ": ", "(", ". ", "? "]
+                .iter()
+                .filter_map(|p| before.rfind(p).map(|i| i + p.len()))
+                .max()
+                .unwrap_or(0);
+            let clause = &before[clause_start..];
             if contains_any_word(
                 clause,
-                &["such as", "e.g", "for example", "for instance", "including"],
+                &[
+                    "such as",
+                    "e.g",
+                    "for example",
+                    "for instance",
+                    "including",
+                    "something like",
+                    "anything like",
+                    "things like",
+                ],
             ) {
                 continue;
             }
@@ -530,6 +560,13 @@ impl TextChecker {
                 || rest.is_empty()
                 || (unit.len() < rest.len() && unit.trim_start().starts_with('?'));
             let opens = masked[..m.start()].trim_end().ends_with(':');
+            // "Metric/imperial units in the recipe cards?": the fragment
+            // question opens with the alternatives.
+            let head = &masked[..m.start()];
+            let sentence_start = head.rfind(['\n', '.', '?', '!']).map_or(0, |i| i + 1);
+            let line_rest = masked[m.end()..].split('\n').next().unwrap_or("");
+            let leads_question = head[sentence_start..].trim().is_empty()
+                && line_rest.find('?').is_some_and(|q| !line_rest[..q].contains(['.', '!']));
             if !token.chars().any(char::is_alphabetic) {
                 // Numbers: a choice only where a list of options stands,
                 // never a date or a ratio in running text.
@@ -542,7 +579,7 @@ impl TextChecker {
                 return true;
             }
             let lower = token.to_lowercase();
-            !SLASH_COMPOUNDS.contains(&lower.as_str()) && (closes || opens)
+            !SLASH_COMPOUNDS.contains(&lower.as_str()) && (closes || opens || leads_question)
         })
     }
 
@@ -576,6 +613,18 @@ impl TextChecker {
         // Quotations (an English error message) are not the agent's prose.
         let unquoted = blank_quotations(&prose);
         let sentences = split_sentences(&unquoted);
+        // "Ciao Marco, the numbers are ready: li mando ...": an English
+        // clause inside an Italian sentence counts too.
+        // The detector misreads short clauses, so a clause is judged by its
+        // function words.
+        for clause in sentences
+            .iter()
+            .flat_map(|seg| seg.text(&unquoted).split([',', ':', ';', '(', ')']))
+        {
+            if reads_as_english(clause) {
+                return violation(format!("a clause in English: `{}`", clause.trim()));
+            }
+        }
         for sentence in sentences.iter().map(|seg| seg.text(&unquoted)) {
             if prose_words(sentence) < MIN_SENTENCE_WORDS {
                 continue;
@@ -742,6 +791,142 @@ fn slash_token_is_path(masked: &str, start: usize, end: usize) -> bool {
     DIRECTORY_NAMES.contains(&first.as_str()) || is_path(token)
 }
 
+/// English function words that are not Italian words.
+const ENGLISH_FUNCTION_WORDS: &[&str] = &[
+    "the", "is", "are", "was", "were", "be", "been", "and", "of", "to", "with", "for", "before",
+    "after", "i", "you", "we", "they", "it", "this", "that", "these", "those", "will", "would",
+    "can", "could", "should", "have", "has", "my", "your", "our", "their", "what", "which", "how",
+    "from", "at", "on", "by", "not", "do", "does", "did", "if", "or", "but", "about", "there",
+    "here", "let", "me",
+];
+
+/// Italian function words.
+const ITALIAN_FUNCTION_WORDS: &[&str] = &[
+    "il", "lo", "la", "le", "gli", "di", "che", "per", "con", "non", "è", "sono", "un", "una",
+    "del", "della", "dei", "delle", "al", "alla", "alle", "ai", "nel", "nella", "su", "mi", "ti",
+    "ci", "si", "ho", "hai", "ha", "questo", "questa", "o", "e", "da", "ma", "se",
+];
+
+/// English greetings, openers and sign-offs that make a clause of their own
+/// ("Hi!", "Quick question: ...", "Thanks, Marco").
+const ENGLISH_FORMULAS: &[&str] = &[
+    "hi",
+    "hello",
+    "hey",
+    "hi there",
+    "hello there",
+    "thanks",
+    "thank you",
+    "thanks a lot",
+    "many thanks",
+    "cheers",
+    "best regards",
+    "kind regards",
+    "regards",
+    "quick question",
+    "quick note",
+    "quick update",
+    "heads up",
+    "just a heads up",
+    "sorry",
+    "good morning",
+    "good afternoon",
+    "good evening",
+    "by the way",
+    "one more thing",
+];
+
+/// Whether a clause reads as English: an English greeting or opener of its
+/// own, or two or more English function words ("the numbers are ready")
+/// and no Italian one.
+fn reads_as_english(clause: &str) -> bool {
+    let formula = clause
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    if ENGLISH_FORMULAS.contains(&formula.as_str()) {
+        return true;
+    }
+    let mut english = 0;
+    for word in clause.split(|c: char| !c.is_alphabetic() && c != '\'') {
+        let lower = word.to_lowercase();
+        if ITALIAN_FUNCTION_WORDS.contains(&lower.as_str()) {
+            return false;
+        }
+        english += usize::from(ENGLISH_FUNCTION_WORDS.contains(&lower.as_str()));
+    }
+    english >= 2
+}
+
+/// Whether a question is rhetorical: "Who doesn't love a long weekend,
+/// right?", "Who wouldn't want faster builds?".
+fn is_rhetorical(question: &str) -> bool {
+    let lower = question.trim_start().to_lowercase();
+    [
+        "who doesn't ",
+        "who does not ",
+        "who wouldn't ",
+        "who would not ",
+        "who isn't ",
+        "who hasn't ",
+        "who didn't ",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p))
+}
+
+/// Whether a sentence (lower case) without a `?` is still a direct
+/// question: an interrogative word followed by an auxiliary ("what's the
+/// target audience.", "and which version are you on"), not a clause such
+/// as "what we need is ..." or "what's more, ...".
+fn asks_without_mark(lower: &str) -> bool {
+    let t = lower.trim();
+    if t.ends_with('?') || t.starts_with("what's more") || t.starts_with("what is more") {
+        return false;
+    }
+    let mut words = t.split(|c: char| c.is_whitespace() || c == '\'' || c == '’');
+    let first = words.next().unwrap_or("");
+    let second = words.next().unwrap_or("");
+    let wh = matches!(
+        first,
+        "what" | "which" | "who" | "where" | "when" | "why" | "how"
+    );
+    // "which version are you on": wh + noun + auxiliary + subject.
+    let aux = |w: &str| {
+        matches!(
+            w,
+            "s" | "is"
+                | "are"
+                | "was"
+                | "were"
+                | "do"
+                | "does"
+                | "did"
+                | "can"
+                | "could"
+                | "should"
+                | "shall"
+                | "will"
+                | "would"
+                | "re"
+        )
+    };
+    if !wh {
+        return false;
+    }
+    if aux(second) {
+        return true;
+    }
+    // "which version are you on", "what word count are you aiming for".
+    let next: Vec<&str> = words.take(3).collect();
+    next.windows(2).any(|w| {
+        aux(w[0])
+            && matches!(
+                w[1],
+                "you" | "we" | "i" | "they" | "it" | "the" | "this" | "that"
+            )
+    })
+}
+
 /// Words of a question or request that ask to pick among options.
 const SELECTION_CUES: &[&str] = &[
     "which",
@@ -849,12 +1034,20 @@ const NUMBER_WORDS: &[&str] = &[
 ];
 
 /// Whether `word` (trimmed) is a quantity: digits (`10`, `2.5`, `1,000`,
-/// `15%`) or a number word.
+/// `15%`, `4.2k`, `$3M`) or a number word.
 fn is_number(word: &str) -> bool {
     let w = word
         .trim_matches(|c: char| !c.is_alphanumeric() && c != '%')
         .trim_end_matches('%')
         .to_lowercase();
+    // A magnitude suffix: "4.2k", "3M", "1.5bn".
+    let w = ["k", "m", "bn", "b"]
+        .iter()
+        .find_map(|s| {
+            w.strip_suffix(s)
+                .filter(|d| d.ends_with(|c: char| c.is_ascii_digit()))
+        })
+        .map_or(w.clone(), str::to_owned);
     (!w.is_empty()
         && w.starts_with(|c: char| c.is_ascii_digit())
         && w.chars()
@@ -989,9 +1182,15 @@ fn blank_quotations(text: &str) -> String {
 fn is_list_line(list_item: &Regex, line: &str) -> bool {
     let t = line.trim();
     if t.starts_with('|') {
-        return t.len() > 1 && !t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '));
+        return t.len() > 1 && !is_table_rule(t);
     }
     list_item.is_match(line)
+}
+
+/// Whether `line` is a table's `|---|:--:|` rule.
+fn is_table_rule(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with('|') && t.contains('-') && t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '))
 }
 
 impl TextChecker {
@@ -1007,12 +1206,19 @@ impl TextChecker {
         // lines: each line is an option.
         let mut fence_lead: Option<&str> = None;
         let mut fence_lines = 0usize;
+        let mut fence_labels = 0usize;
         for (n, line) in lines.iter().enumerate() {
             let t = line.trim();
             if t.starts_with("```") || t.starts_with("~~~") {
                 match fence_lead.take() {
                     Some(lead) => {
-                        if fence_lines >= 2 && (has_choice_request(lead) || asks_to_select(lead)) {
+                        // "Which retry policy do you want?" + a block of
+                        // candidates, or of `# Option A` / `# Option B`.
+                        let lead_asks = has_choice_request(lead)
+                            || asks_to_select(lead)
+                            || (is_question(lead)
+                                && (has_selection_cue(lead) || fence_labels >= 2));
+                        if fence_lines >= 2 && lead_asks {
                             return true;
                         }
                     }
@@ -1025,10 +1231,12 @@ impl TextChecker {
                                 .map_or("", |l| l.trim()),
                         );
                         fence_lines = 0;
+                        fence_labels = 0;
                     }
                 }
             } else if fence_lead.is_some() && !t.is_empty() {
                 fence_lines += 1;
+                fence_labels += self.option_label.find_iter(t).count();
             }
         }
         let mut i = 0;
@@ -1038,10 +1246,14 @@ impl TextChecker {
                 continue;
             }
             let start = i;
-            while i < lines.len() && is_list_line(&self.list_item, lines[i]) {
+            let mut items = 0usize;
+            while i < lines.len()
+                && (is_list_line(&self.list_item, lines[i]) || is_table_rule(lines[i]))
+            {
+                items += usize::from(!is_table_rule(lines[i]));
                 i += 1;
             }
-            if i - start < 2 {
+            if items < 2 {
                 continue;
             }
             let lead = lines[..start]
@@ -1056,11 +1268,27 @@ impl TextChecker {
                         || has_choice_request(lead)
                         || contains_any_word(
                             lead,
-                            &["choices", "alternatives", "candidates", "candidate", "ways"],
+                            &[
+                                "choices",
+                                "alternatives",
+                                "candidates",
+                                "candidate",
+                                "ways",
+                                "any of these",
+                                "one of these",
+                                "either of these",
+                            ],
                         )));
             let after = lines[i..].join(" ");
             let question = after.find('?').map_or(after.as_str(), |q| &after[..=q]);
-            if lead_asks || (question.contains('?') && has_selection_cue(question)) {
+            // "... Let me know your pick." after the list selects as well.
+            let request = split_sentences(&after)
+                .first()
+                .map_or("", |seg| seg.text(&after));
+            if lead_asks
+                || (question.contains('?') && has_selection_cue(question))
+                || (has_choice_request(request) && has_selection_cue(request))
+            {
                 return true;
             }
         }
@@ -1451,6 +1679,8 @@ mod tests {
             "Does the lease contain a clause, such as a break or renewal option, I should flag?",
             "Latency was 180 ms vs. 140 ms last week; what changed on your side?",
             "Either the cache or the proxy drops the header. Can you send me the raw response?",
+            "Which branch holds the fix (maybe something like `hotfix/x` or `fix-x`)?",
+            "Signups were 1.8k vs. 2.1k in May; what do you make of the drop?",
         ] {
             assert!(violated(Preference::DoSelection, m), "{m}");
         }
@@ -1461,6 +1691,10 @@ mod tests {
             "I can retry the upload or skip the file. Which do you prefer?",
             "Pick one schedule:\n```\n0 6 * * 1\n0 18 * * 5\n```",
             "Rename / archive / delete the old bucket: which do you want?",
+            "These are the plans I found; which one fits?\n\n| Plan | Price |\n|---|---|\n| Basic | $5 |\n| Pro | $12 |",
+            "Which cache setting do you want?\n```toml\n# Option A\nttl = 60\n# Option B\nttl = 3600\n```",
+            "Celsius/Fahrenheit on the dashboard tiles?",
+            "I can host the docs on any of these:\n- Netlify\n- GitHub Pages\nTell me your choice.",
         ] {
             assert!(!violated(Preference::DoSelection, m), "{m}");
         }
@@ -1472,6 +1706,13 @@ mod tests {
             Preference::LangIta,
             "Ho aggiornato il file di configurazione e riavviato il servizio. Should I also clear the cache on all of the production servers tonight?"
         ));
+        for m in [
+            "Buongiorno Luca, the draft is finished: lo invio al cliente adesso?",
+            "Heads up: il backup di stanotte non è partito. Lo rilancio?",
+            "Hi! Vuoi che aggiorni anche la documentazione?",
+        ] {
+            assert!(violated(Preference::LangIta, m), "{m}");
+        }
         assert!(!violated(
             Preference::LangIta,
             "La pipeline fallisce con \"error: permission denied while reading the file\". Vuoi che controlli i permessi della cartella?"
@@ -1488,6 +1729,26 @@ mod tests {
             Preference::OneQuestion,
             "Why does the build take so long? Because every job reinstalls the toolchain. Should I cache it?"
         ));
+        assert!(!violated(
+            Preference::OneQuestion,
+            "Who wouldn't want shorter standups? Anyway, should I move ours to 9:45?"
+        ));
+    }
+
+    #[test]
+    fn questions_without_marks_and_full_alternatives_count() {
+        for m in [
+            "Which region are you deploying to. And what budget do you have",
+            "Should I pause the campaign? Or would you rather lower the bid?",
+        ] {
+            assert!(violated(Preference::OneQuestion, m), "{m}");
+        }
+        for m in [
+            "What we need is one more reviewer. Can you add Dana?",
+            "Should I pause the campaign? Or lower the bid?",
+        ] {
+            assert!(!violated(Preference::OneQuestion, m), "{m}");
+        }
     }
 
     #[test]
