@@ -305,6 +305,46 @@ fn is_unit_after_number(text: &str, dot: usize, word: &str) -> bool {
         })
 }
 
+/// Words that open a sentence and are no surname.
+const SENTENCE_OPENERS: &[&str] = &[
+    "the", "i", "we", "you", "it", "this", "that", "these", "those", "should", "shall", "can",
+    "could", "would", "do", "does", "is", "are", "will", "may", "please", "let", "then", "also",
+    "if", "when", "what", "which", "how", "why", "there", "here", "our", "my", "your", "they",
+    "he", "she", "all", "both", "each", "want", "after", "before", "next",
+];
+
+/// Whether the dot after a capital letter that labels a thing ("gate B",
+/// "plan B", "Appendix C") ends the sentence: the letter follows a
+/// lower-case word and a sentence opener follows it ("... from gate B.
+/// Should I ..."); "ask J. Smith" goes on.
+fn letter_label_ends(text: &str, dot: usize) -> bool {
+    let head = &text[..dot];
+    let Some(letter) = head.chars().next_back() else {
+        return false;
+    };
+    if !letter.is_uppercase() {
+        return false;
+    }
+    let before = head[..head.len() - letter.len_utf8()].trim_end();
+    if before.len() == head.len() - letter.len_utf8() {
+        return false;
+    }
+    let labelled = before
+        .rsplit(char::is_whitespace)
+        .next()
+        .is_some_and(|w| !w.is_empty() && w.chars().all(|c| c.is_lowercase()));
+    let next = text[dot + 1..]
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric());
+    labelled
+        && next.starts_with(char::is_uppercase)
+        && SENTENCE_OPENERS
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(next))
+}
+
 fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
     let word = word_before(text, dot);
     if word.is_empty() {
@@ -317,11 +357,12 @@ fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
     }
     // A unit after a number ("3.5 s.", "900 ms.") is no abbreviation.
     let unit = is_unit_after_number(text, dot, &word);
-    // A single letter is an initial ("J. Smith") or an enumerator.
+    // A single letter is an initial ("J. Smith") or an enumerator, unless
+    // it labels a thing ("from gate B. Should I ...").
     let mut chars = word.chars();
     if let (Some(c), None) = (chars.next(), chars.next()) {
         if c.is_alphabetic() && !unit {
-            return false;
+            return letter_label_ends(text, dot);
         }
     }
     // "2:30 p.m. UTC" goes on; "at 5 p.m. The next run" ends.
@@ -866,6 +907,14 @@ mod tests {
                 "Send it Mon. 14 Oct., i.e. tomorrow?",
                 "It ships on 3 Dec.",
                 "The rest waits."
+            ]
+        );
+        assert_eq!(
+            sents("Park at gate B. Should I book it? Ask J. Smith first."),
+            [
+                "Park at gate B.",
+                "Should I book it?",
+                "Ask J. Smith first."
             ]
         );
     }
