@@ -422,6 +422,27 @@ impl TextChecker {
             if is_rhetorical(q.text(&unquoted)) {
                 continue;
             }
+            // "Why does it sound muddy? It's mostly the guitars ...": a
+            // why-question the next statement answers.
+            let own = q.text(&unquoted).trim_start().to_lowercase();
+            if (own.starts_with("why ")
+                || own.starts_with("what's causing ")
+                || own.starts_with("how come "))
+                && [
+                    "it's ",
+                    "it is ",
+                    "that's ",
+                    "this is ",
+                    "mostly ",
+                    "the reason",
+                    "the cause",
+                    "turns out",
+                ]
+                .iter()
+                .any(|w| answer.starts_with(w))
+            {
+                continue;
+            }
             if [
                 "because ",
                 "porque ",
@@ -552,6 +573,28 @@ impl TextChecker {
                 .max()
                 .unwrap_or(0);
             let clause = &in_sentence[clause_start..];
+            // "items, like lithium batteries or aerosols, that ...".
+            if clause.trim_start().to_lowercase().starts_with("like ") {
+                continue;
+            }
+            // "Rent is due on the 1st or the next business day, so which
+            // account ...?": the question starts after the alternative, in
+            // a sentence that opened as a statement.
+            let sentence_end = sentences
+                .iter()
+                .find(|seg| seg.start <= m.start() && m.start() < seg.end)
+                .map_or(masked.len(), |seg| seg.end);
+            let rest = &masked[m.end()..sentence_end.max(m.end())];
+            if !opens_question(in_sentence)
+                && [", so ", "; ", ", ", " — ", " - "].iter().any(|b| {
+                    rest.match_indices(b).any(|(i, _)| {
+                        let tail = &rest[i + b.len()..];
+                        opens_question(tail) && !asks_to_select(tail)
+                    })
+                })
+            {
+                continue;
+            }
             if contains_any_word(
                 clause,
                 &[
@@ -984,6 +1027,40 @@ fn asks_to_send(lower: &str) -> bool {
     ]
     .iter()
     .any(|p| t.starts_with(p))
+}
+
+/// Whether `text` opens with a question word ("which account ...", "so
+/// should I ...", "what should I highlight ...").
+fn opens_question(text: &str) -> bool {
+    let mut words = text
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase);
+    let mut first = words.next().unwrap_or_default();
+    if matches!(first.as_str(), "so" | "then" | "and" | "but") {
+        first = words.next().unwrap_or_default();
+    }
+    matches!(
+        first.as_str(),
+        "what"
+            | "which"
+            | "who"
+            | "where"
+            | "when"
+            | "why"
+            | "how"
+            | "should"
+            | "shall"
+            | "can"
+            | "could"
+            | "would"
+            | "will"
+            | "do"
+            | "does"
+            | "did"
+            | "is"
+            | "are"
+    )
 }
 
 /// Whether a question is rhetorical: "Who doesn't love a long weekend,
@@ -1586,6 +1663,8 @@ fn scan_quotes(message: &str) -> QuoteScan {
     let mut in_indented: Option<usize> = None;
     let mut prev_list = false;
     let mut prev_colon = false;
+    // "From the runbook at https://...:" + a list: the list quotes it.
+    let mut list_quote = false;
     for raw in message.split_inclusive('\n') {
         let line = raw.trim_end_matches(['\n', '\r']);
         let trimmed = line.trim_start();
@@ -1642,10 +1721,15 @@ fn scan_quotes(message: &str) -> QuoteScan {
             && trimmed.trim_end().ends_with('`')
             && !trimmed.starts_with("```")
             && !names_file_or_url(trimmed.trim_end());
-        if is_quote || is_inline_line {
+        let is_list_quote = list_quote && starts_list(trimmed);
+        if is_quote || is_inline_line || is_list_quote {
             scan.quoted += 1;
         }
-        scan.line_is_quote.push(is_quote || is_inline_line);
+        scan.line_is_quote
+            .push(is_quote || is_inline_line || is_list_quote);
+        if !line.trim().is_empty() && !is_list_quote {
+            list_quote = quotes_a_source(line);
+        }
         prev_blank = line.trim().is_empty();
         if !prev_blank {
             prev_list = starts_list(trimmed);
@@ -1659,6 +1743,33 @@ fn scan_quotes(message: &str) -> QuoteScan {
         scan.code_ranges.push((s, message.len()));
     }
     scan
+}
+
+/// Whether a prose line introduces a quotation from a named source: it ends
+/// with `:`, names a URL or file path, and says it quotes ("From the
+/// runbook at https://...:", "`docs/setup.md` says:").
+fn quotes_a_source(line: &str) -> bool {
+    let t = line.trim();
+    if !t.ends_with(':') {
+        return false;
+    }
+    let names = t.contains("://")
+        || t.split_whitespace()
+            .any(|w| is_path(w.trim_end_matches(':').trim_matches('`')));
+    let lower = t.to_lowercase();
+    names
+        && (lower.starts_with("from ")
+            || [
+                " says",
+                " reads",
+                " states",
+                "according to",
+                "excerpt",
+                "quoting",
+                " quote",
+            ]
+            .iter()
+            .any(|cue| lower.contains(cue)))
 }
 
 /// Whether an inline code span (with its backticks) holds only a file path
@@ -1869,6 +1980,9 @@ mod tests {
             "Which branch holds the fix (maybe something like `hotfix/x` or `fix-x`)?",
             "Signups were 1.8k vs. 2.1k in May; what do you make of the drop?",
             "Do you keep other records, e.g. paper receipts or bank PDFs, that I should scan?",
+            "Do you own gear, like tents or stoves, that the trip could reuse?",
+            "The invoice is due on Friday or on receipt, so which card should I charge?",
+            "The plumber can come in three or four days; what should I tell him about the leak?",
         ] {
             assert!(violated(Preference::DoSelection, m), "{m}");
         }
@@ -1882,6 +1996,7 @@ mod tests {
             "These are the plans I found; which one fits?\n\n| Plan | Price |\n|---|---|\n| Basic | $5 |\n| Pro | $12 |",
             "Which cache setting do you want?\n```toml\n# Option A\nttl = 60\n# Option B\nttl = 3600\n```",
             "Celsius/Fahrenheit on the dashboard tiles?",
+            "I can book the 9:10 train, the 11:40 train, or a car — which should it be?",
             "I can host the docs on any of these:\n- Netlify\n- GitHub Pages\nTell me your choice.",
         ] {
             assert!(!violated(Preference::DoSelection, m), "{m}");
@@ -1920,6 +2035,10 @@ mod tests {
         assert!(!violated(
             Preference::OneQuestion,
             "Who wouldn't want shorter standups? Anyway, should I move ours to 9:45?"
+        ));
+        assert!(!violated(
+            Preference::OneQuestion,
+            "Why is the dashboard slow? It's the unindexed join on `events`. Should I add the index?"
         ));
     }
 
@@ -1972,6 +2091,18 @@ mod tests {
         ] {
             assert!(!violated(Preference::OneQuestion, m), "{m}");
         }
+    }
+
+    #[test]
+    fn a_list_quoted_from_a_named_source_is_a_snippet() {
+        assert!(!violated(
+            Preference::Snippet,
+            "From the setup guide at https://docs.example.org/setup:\n1. Install the CLI.\n2. Run `init`.\n3. Log in.\nShall I do this on the build box?"
+        ));
+        assert!(violated(
+            Preference::Snippet,
+            "I see three ways forward (details at https://example.org/plan):\n1. Retry.\n2. Skip.\n3. Abort.\nWhich one?"
+        ));
     }
 
     #[test]
