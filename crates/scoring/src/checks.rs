@@ -133,7 +133,7 @@ const FOREIGN_FUNCTION_WORDS: &[&str] = &[
     "delle", "alla", "alle", "nel", "nella", "vuoi", "que", "le", "les", "des", "du", "une",
     "vous", "je", "est", "pour", "avec", "ne", "pas", "el", "los", "las", "por", "para", "es",
     "puedo", "ich", "die", "der", "das", "und", "nicht", "ist", "ein", "eine", "mit", "für",
-    "soll", "sie", "wir", "la", "de", "y", "o", "e",
+    "soll", "sie", "wir", "la", "de", "y", "o", "e", "tu", "su",
 ];
 
 /// The English and the foreign function words in `lower`.
@@ -408,56 +408,47 @@ impl TextChecker {
         // "Your manager asks, 'Can we cut the budget?'": a quoted question
         // is reported, not asked.
         let unquoted = blank_single_quoted_questions(message);
-        let mut starts: Vec<usize> = Vec::new();
         let questions = extract_questions(&unquoted);
+        let sentences = split_sentences(message);
+        // What the message asks: its questions, less the rhetorical and the
+        // self-answered ones, and the asks the shared extractor misses.
+        let mut asks: Vec<(usize, usize)> = Vec::new();
         for q in &questions {
-            // "Why are the totals off? Because ...": a question the agent
-            // answers itself asks the user nothing.
-            let answer = message
-                .get(q.end..)
-                .unwrap_or("")
-                .trim_start()
-                .to_lowercase();
-            // "Who doesn't love a long weekend, right?" asks nothing.
-            if is_rhetorical(q.text(&unquoted)) {
-                continue;
-            }
-            // "Why does it sound muddy? It's mostly the guitars ...": a
-            // why-question the next statement answers.
             let own = q.text(&unquoted).trim_start().to_lowercase();
-            if (own.starts_with("why ")
-                || own.starts_with("what's causing ")
-                || own.starts_with("how come "))
-                && [
-                    "it's ",
-                    "it is ",
-                    "that's ",
-                    "this is ",
-                    "mostly ",
-                    "the reason",
-                    "the cause",
-                    "turns out",
-                ]
+            let next = sentences
                 .iter()
-                .any(|w| answer.starts_with(w))
-            {
+                .find(|s| s.start >= q.end && !s.text(message).trim().is_empty())
+                .map(|s| s.text(message));
+            if !is_rhetorical(&own) && !answered_by(&own, next) {
+                asks.push((q.start, q.end));
+            }
+        }
+        for s in &sentences {
+            if s.is_code || questions.iter().any(|q| q.start < s.end && s.start < q.end) {
                 continue;
             }
-            if [
-                "because ",
-                "porque ",
-                "perche ",
-                "perché ",
-                "weil ",
-                "parce que ",
-            ]
-            .iter()
-            .any(|w| answer.starts_with(w))
+            let lower = s.text(message).to_lowercase();
+            // "Also let me know ...", "Please also tell me ...": a request
+            // behind a connective.
+            let rest = ["also ", "and ", "plus ", "please also "]
+                .iter()
+                .find_map(|p| lower.trim_start().strip_prefix(p))
+                .map(|r| r.trim_start_matches([',', ' ']));
+            let head = rest.unwrap_or(&lower);
+            // "What's the target audience." asks without its `?`; "Send me
+            // the export." and "I also need to know ..." ask too.
+            if rest.is_some_and(is_question)
+                || asks_without_mark(head)
+                || asks_to_send(head)
+                || states_a_need(head)
             {
-                continue;
+                asks.push((s.start, s.end));
             }
-            starts.push(q.start);
-            let inside = masked.get(q.start..q.end).unwrap_or_default();
+        }
+        let mut starts: Vec<usize> = Vec::new();
+        for &(start, end) in &asks {
+            starts.push(start);
+            let inside = masked.get(start..end).unwrap_or_default();
             // "Let me know the closing date and the price.": a request
             // without `?` that asks for two things asks twice.
             if !inside.trim_end().ends_with('?') {
@@ -467,7 +458,7 @@ impl TextChecker {
                     .filter_map(|p| lower.find(p))
                     .min()
                 {
-                    starts.push(q.start + at + 1);
+                    starts.push(start + at + 1);
                 }
             }
             starts.extend(self.extra_question.find_iter(inside).map(|m| {
@@ -475,29 +466,8 @@ impl TextChecker {
                     - m.as_str()
                         .trim_start_matches(|c: char| c.is_whitespace() || c == '?')
                         .len();
-                q.start + m.start() + lead
+                start + m.start() + lead
             }));
-        }
-        // "Also let me know ...": a request the shared extractor misses
-        // behind a connective.
-        for s in split_sentences(message) {
-            let text = s.text(message);
-            let lower = text.to_lowercase();
-            let rest = ["also ", "and ", "plus "]
-                .iter()
-                .find_map(|p| lower.strip_prefix(p))
-                .map(|r| r.trim_start_matches([',', ' ']));
-            if !s.is_code && !starts.contains(&s.start) && rest.is_some_and(is_question) {
-                starts.push(s.start);
-                continue;
-            }
-            // "What's the target audience." asks without its `?`; "Send me
-            // the export." asks for something too.
-            let asked = questions.iter().any(|q| q.start < s.end && s.start < q.end);
-            let head = rest.unwrap_or(&lower);
-            if !s.is_code && !asked && (asks_without_mark(head) || asks_to_send(head)) {
-                starts.push(s.start);
-            }
         }
         starts.sort_unstable();
         starts.dedup();
@@ -505,10 +475,10 @@ impl TextChecker {
             return None;
         }
         let second = starts[1];
-        let end = extract_questions(&unquoted)
+        let end = asks
             .iter()
-            .find(|q| q.start <= second && second < q.end)
-            .map_or(message.len(), |q| q.end);
+            .find(|(s, e)| *s <= second && second < *e)
+            .map_or(message.len(), |(_, e)| *e);
         Some(Violation::rule(
             Preference::OneQuestion,
             format!("{} questions", starts.len()),
@@ -897,7 +867,7 @@ const ENGLISH_FUNCTION_WORDS: &[&str] = &[
     "after", "i", "you", "we", "they", "it", "this", "that", "these", "those", "will", "would",
     "can", "could", "should", "have", "has", "my", "your", "our", "their", "what", "which", "how",
     "from", "at", "on", "by", "not", "do", "does", "did", "if", "or", "but", "about", "there",
-    "here", "let", "me",
+    "here", "let", "me", "as",
 ];
 
 /// Italian function words.
@@ -1015,6 +985,7 @@ fn asks_to_send(lower: &str) -> bool {
     [
         "send me ",
         "send over ",
+        "tell me ",
         "share ",
         "paste ",
         "upload ",
@@ -1063,6 +1034,48 @@ fn opens_question(text: &str) -> bool {
     )
 }
 
+/// Whether the question `own` (lower case) is answered by the agent in the
+/// `next` sentence: "...? Because ...", or a why-question followed by a
+/// statement ("Why did the import fail? The file uses semicolons.").
+fn answered_by(own: &str, next: Option<&str>) -> bool {
+    let Some(next) = next else {
+        return false;
+    };
+    let answer = next.trim_start().to_lowercase();
+    let because = [
+        "because ",
+        "porque ",
+        "perche ",
+        "perché ",
+        "weil ",
+        "parce que ",
+    ]
+    .iter()
+    .any(|w| answer.starts_with(w));
+    let why = own.starts_with("why ")
+        || own.starts_with("what's causing ")
+        || own.starts_with("what is causing ")
+        || own.starts_with("how come ");
+    because || (why && !is_question(next) && !asks_to_send(&answer))
+}
+
+/// Whether a sentence (lower case) states that the agent needs something
+/// from the user ("i also need to know which gpu ...").
+fn states_a_need(lower: &str) -> bool {
+    let t = lower.trim_start();
+    [
+        "i need to know ",
+        "i also need to know ",
+        "i'd like to know ",
+        "i'd also like to know ",
+        "i would like to know ",
+        "i also need your ",
+        "i need your ",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+}
+
 /// Whether a question is rhetorical: "Who doesn't love a long weekend,
 /// right?", "Who wouldn't want faster builds?".
 fn is_rhetorical(question: &str) -> bool {
@@ -1079,6 +1092,9 @@ fn is_rhetorical(question: &str) -> bool {
         "who would have thought ",
         "who'd have thought ",
         "guess what",
+        "ever wondered ",
+        "have you ever wondered ",
+        "ever notice ",
     ]
     .iter()
     .any(|p| lower.starts_with(p))
@@ -1665,6 +1681,8 @@ fn scan_quotes(message: &str) -> QuoteScan {
     let mut prev_colon = false;
     // "From the runbook at https://...:" + a list: the list quotes it.
     let mut list_quote = false;
+    // Inside a quotation that spans lines, opened right after such a lead.
+    let mut in_quotation = false;
     for raw in message.split_inclusive('\n') {
         let line = raw.trim_end_matches(['\n', '\r']);
         let trimmed = line.trim_start();
@@ -1721,7 +1739,16 @@ fn scan_quotes(message: &str) -> QuoteScan {
             && trimmed.trim_end().ends_with('`')
             && !trimmed.starts_with("```")
             && !names_file_or_url(trimmed.trim_end());
-        let is_list_quote = list_quote && starts_list(trimmed);
+        let opens_quotation = list_quote && trimmed.starts_with(['"', '\u{201c}']);
+        let is_list_quote = (list_quote && starts_list(trimmed)) || in_quotation || opens_quotation;
+        if opens_quotation || in_quotation {
+            let body = if opens_quotation {
+                trimmed.trim_start_matches(['"', '\u{201c}'])
+            } else {
+                trimmed
+            };
+            in_quotation = !body.trim_end().ends_with(['"', '\u{201d}']);
+        }
         if is_quote || is_inline_line || is_list_quote {
             scan.quoted += 1;
         }
@@ -1729,6 +1756,8 @@ fn scan_quotes(message: &str) -> QuoteScan {
             .push(is_quote || is_inline_line || is_list_quote);
         if !line.trim().is_empty() && !is_list_quote {
             list_quote = quotes_a_source(line);
+        } else if opens_quotation {
+            list_quote = false;
         }
         prev_blank = line.trim().is_empty();
         if !prev_blank {
@@ -1759,17 +1788,20 @@ fn quotes_a_source(line: &str) -> bool {
     let lower = t.to_lowercase();
     names
         && (lower.starts_with("from ")
-            || [
-                " says",
-                " reads",
-                " states",
-                "according to",
-                "excerpt",
-                "quoting",
-                " quote",
-            ]
-            .iter()
-            .any(|cue| lower.contains(cue)))
+            || contains_any_word(
+                &lower,
+                &[
+                    "say",
+                    "says",
+                    "state",
+                    "states",
+                    "reads",
+                    "according to",
+                    "excerpt",
+                    "quoting",
+                    "quote",
+                ],
+            ))
 }
 
 /// Whether an inline code span (with its backticks) holds only a file path
@@ -2011,6 +2043,7 @@ mod tests {
         ));
         for m in [
             "Buongiorno Luca, the draft is finished: lo invio al cliente adesso?",
+            "Vuoi che rinomini la colonna `qty` in tutte le tabelle, as we agreed on Monday?",
             "Heads up: il backup di stanotte non è partito. Lo rilancio?",
             "Hi! Vuoi che aggiorni anche la documentazione?",
         ] {
@@ -2040,6 +2073,12 @@ mod tests {
             Preference::OneQuestion,
             "Why is the dashboard slow? It's the unindexed join on `events`. Should I add the index?"
         ));
+        for m in [
+            "Why did the sync stop? Your token expired on Monday. Should I request a new one?",
+            "Ever wondered why nobody opens the wiki? I think search is broken. Should I fix it?",
+        ] {
+            assert!(!violated(Preference::OneQuestion, m), "{m}");
+        }
     }
 
     #[test]
@@ -2049,6 +2088,7 @@ mod tests {
             "POSSO SPOSTARE LA RIUNIONE ALLE 15?"
         ));
         assert!(violated(Preference::Capital, "DOIS-JE ENVOYER LE DEVIS ?"));
+        assert!(violated(Preference::Capital, "¿RESERVO LA MESA PARA TU CENA?"));
         assert!(!violated(
             Preference::Capital,
             "SHOULD THE CAFÉ MENU LIST PRICES IN EUR?"
@@ -2082,6 +2122,9 @@ mod tests {
             "Can you check the meter reading and tell me which tariff you are on?",
             "Paste the failing test output. Which Node version do you run?",
             "Let me know the venue and the headcount for the offsite.",
+            "Tell me the invoice date and whether VAT applies.",
+            "Can you send the crash log? I also need to know which phone model you use.",
+            "Which bay gets the trailer? Please also tell me when the driver arrives.",
         ] {
             assert!(violated(Preference::OneQuestion, m), "{m}");
         }
@@ -2098,6 +2141,14 @@ mod tests {
         assert!(!violated(
             Preference::Snippet,
             "From the setup guide at https://docs.example.org/setup:\n1. Install the CLI.\n2. Run `init`.\n3. Log in.\nShall I do this on the build box?"
+        ));
+        assert!(!violated(
+            Preference::Snippet,
+            "Clause 7 of the lease (Docs/lease_2026.pdf) reads:\n\u{201c}7.1 No pets.\n7.2 No smoking.\n7.3 Quiet after 10 p.m.\u{201d}\nShould I ask the landlord about a cat?"
+        ));
+        assert!(violated(
+            Preference::Snippet,
+            "I read `docs/setup.md` and it covers:\n- installing\n- configuring\n- running\nShould I add a testing section?"
         ));
         assert!(violated(
             Preference::Snippet,
