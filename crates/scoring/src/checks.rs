@@ -2088,7 +2088,10 @@ mod tests {
             "POSSO SPOSTARE LA RIUNIONE ALLE 15?"
         ));
         assert!(violated(Preference::Capital, "DOIS-JE ENVOYER LE DEVIS ?"));
-        assert!(violated(Preference::Capital, "¿RESERVO LA MESA PARA TU CENA?"));
+        assert!(violated(
+            Preference::Capital,
+            "¿RESERVO LA MESA PARA TU CENA?"
+        ));
         assert!(!violated(
             Preference::Capital,
             "SHOULD THE CAFÉ MENU LIST PRICES IN EUR?"

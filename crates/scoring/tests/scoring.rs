@@ -630,11 +630,11 @@ fn accuracy(split: &str) -> BTreeMap<Preference, (usize, usize)> {
 
 /// Floors per split: train (the rules were fixed on it) must stay at
 /// 0.95+; the held-out dev split must not fall below its measured level
-/// (0.90: do_selection measured 0.906 on the fresh split, below the
-/// issue's 0.95; see docs/architecture.md).
+/// (0.95, the target, met by the fresh dev9 split measured once;
+/// see docs/architecture.md).
 #[test]
 fn every_preference_holds_its_floor_on_both_splits() {
-    for (split, floor, min_cases) in [("train", 0.95, 20), ("dev", 0.90, 18)] {
+    for (split, floor, min_cases) in [("train", 0.95, 20), ("dev", 0.95, 18)] {
         let per = accuracy(split);
         assert_eq!(
             per.len(),
