@@ -415,16 +415,23 @@ impl TextChecker {
         let mut asks: Vec<(usize, usize)> = Vec::new();
         for q in &questions {
             let own = q.text(&unquoted).trim_start().to_lowercase();
-            let next = sentences
+            // Sentences are in order: a binary search keeps a huge message
+            // linear.
+            let from = sentences.partition_point(|s| s.start < q.end);
+            let next = sentences[from..]
                 .iter()
-                .find(|s| s.start >= q.end && !s.text(message).trim().is_empty())
+                .find(|s| !s.text(message).trim().is_empty())
                 .map(|s| s.text(message));
             if !is_rhetorical(&own) && !answered_by(&own, next) {
                 asks.push((q.start, q.end));
             }
         }
         for s in &sentences {
-            if s.is_code || questions.iter().any(|q| q.start < s.end && s.start < q.end) {
+            // The first question ending after the sentence starts is the
+            // only one that can overlap it (questions are in order).
+            let at = questions.partition_point(|q| q.end <= s.start);
+            let asked = questions.get(at).is_some_and(|q| q.start < s.end);
+            if s.is_code || asked {
                 continue;
             }
             let lower = s.text(message).to_lowercase();
