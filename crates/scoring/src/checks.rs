@@ -136,14 +136,21 @@ const FOREIGN_FUNCTION_WORDS: &[&str] = &[
     "soll", "sie", "wir", "la", "de", "y", "o", "e", "tu", "su",
 ];
 
-/// The English and the foreign function words in `lower`.
-fn function_words(lower: &str) -> (usize, usize) {
+/// How many words of `lower` are in `first`, and how many in `second`.
+fn count_words(lower: &str, first: &[&str], second: &[&str]) -> (usize, usize) {
     let mut counts = (0, 0);
     for word in lower.split(|c: char| !c.is_alphabetic()) {
-        counts.0 += usize::from(ENGLISH_FUNCTION_WORDS.contains(&word));
-        counts.1 += usize::from(FOREIGN_FUNCTION_WORDS.contains(&word));
+        counts.0 += usize::from(first.contains(&word));
+        counts.1 += usize::from(second.contains(&word));
     }
     counts
+}
+
+/// Whether `lower` (after leading white space) starts with one of
+/// `prefixes`.
+fn opens_with_any(lower: &str, prefixes: &[&str]) -> bool {
+    let t = lower.trim_start();
+    prefixes.iter().any(|p| t.starts_with(p))
 }
 
 /// Two-item slash words that name one thing, not two options.
@@ -519,11 +526,12 @@ impl TextChecker {
             return true;
         }
         let sentences = split_sentences(&masked);
-        let sentence_at = |at: usize| {
+        // The sentence holding byte `at` (sentences are in order).
+        let segment_at = |at: usize| {
             sentences
-                .iter()
-                .find(|seg| seg.start <= at && at < seg.end)
-                .map_or("", |seg| seg.text(&masked))
+                .get(sentences.partition_point(|seg| seg.end <= at))
+                .filter(|seg| seg.start <= at)
+                .copied()
         };
         // A selection question anywhere ("Which do you prefer?") makes the
         // alternatives of a statement before it options.
@@ -536,13 +544,11 @@ impl TextChecker {
             if !is_choice(before, after) {
                 continue;
             }
-            let sentence = sentence_at(m.start());
+            let segment = segment_at(m.start());
+            let sentence = segment.map_or("", |seg| seg.text(&masked));
             // "a clause, such as an exclusivity or non-compete clause":
             // examples, not options.
-            let sentence_start = sentences
-                .iter()
-                .find(|seg| seg.start <= m.start() && m.start() < seg.end)
-                .map_or(0, |seg| seg.start);
+            let sentence_start = segment.map_or(0, |seg| seg.start);
             let in_sentence = &before[sentence_start.min(before.len())..];
             let clause_start = [", ", "; ", ": ", "("]
                 .iter()
@@ -557,10 +563,7 @@ impl TextChecker {
             // "Rent is due on the 1st or the next business day, so which
             // account ...?": the question starts after the alternative, in
             // a sentence that opened as a statement.
-            let sentence_end = sentences
-                .iter()
-                .find(|seg| seg.start <= m.start() && m.start() < seg.end)
-                .map_or(masked.len(), |seg| seg.end);
+            let sentence_end = segment.map_or(masked.len(), |seg| seg.end);
             let rest = &masked[m.end()..sentence_end.max(m.end())];
             if !opens_question(in_sentence)
                 && [", so ", "; ", ", ", " — ", " - "].iter().any(|b| {
@@ -973,15 +976,12 @@ fn reads_as_english(clause: &str) -> bool {
     if ENGLISH_FORMULAS.contains(&formula.as_str()) {
         return true;
     }
-    let mut english = 0;
-    for word in clause.split(|c: char| !c.is_alphabetic() && c != '\'') {
-        let lower = word.to_lowercase();
-        if ITALIAN_FUNCTION_WORDS.contains(&lower.as_str()) {
-            return false;
-        }
-        english += usize::from(ENGLISH_FUNCTION_WORDS.contains(&lower.as_str()));
-    }
-    english >= 2
+    let (english, italian) = count_words(
+        &clause.to_lowercase(),
+        ENGLISH_FUNCTION_WORDS,
+        ITALIAN_FUNCTION_WORDS,
+    );
+    english >= 2 && italian == 0
 }
 
 /// Whether a sentence (lower case) is an imperative asking the user to hand
@@ -989,22 +989,23 @@ fn reads_as_english(clause: &str) -> bool {
 fn asks_to_send(lower: &str) -> bool {
     let t = lower.trim_start();
     let t = t.strip_prefix("please ").unwrap_or(t);
-    [
-        "send me ",
-        "send over ",
-        "tell me ",
-        "share ",
-        "paste ",
-        "upload ",
-        "forward ",
-        "attach ",
-        "provide ",
-        "give me ",
-        "email me ",
-        "drop me ",
-    ]
-    .iter()
-    .any(|p| t.starts_with(p))
+    opens_with_any(
+        t,
+        &[
+            "send me ",
+            "send over ",
+            "tell me ",
+            "share ",
+            "paste ",
+            "upload ",
+            "forward ",
+            "attach ",
+            "provide ",
+            "give me ",
+            "email me ",
+            "drop me ",
+        ],
+    )
 }
 
 /// Whether `text` opens with a question word ("which account ...", "so
@@ -1069,42 +1070,42 @@ fn answered_by(own: &str, next: Option<&str>) -> bool {
 /// Whether a sentence (lower case) states that the agent needs something
 /// from the user ("i also need to know which gpu ...").
 fn states_a_need(lower: &str) -> bool {
-    let t = lower.trim_start();
-    [
-        "i need to know ",
-        "i also need to know ",
-        "i'd like to know ",
-        "i'd also like to know ",
-        "i would like to know ",
-        "i also need your ",
-        "i need your ",
-    ]
-    .iter()
-    .any(|p| t.starts_with(p))
+    opens_with_any(
+        lower,
+        &[
+            "i need to know ",
+            "i also need to know ",
+            "i'd like to know ",
+            "i'd also like to know ",
+            "i would like to know ",
+            "i also need your ",
+            "i need your ",
+        ],
+    )
 }
 
-/// Whether a question is rhetorical: "Who doesn't love a long weekend,
+/// Whether a question (lower case) is rhetorical: "Who doesn't love a long weekend,
 /// right?", "Who wouldn't want faster builds?".
-fn is_rhetorical(question: &str) -> bool {
-    let lower = question.trim_start().to_lowercase();
-    [
-        "who doesn't ",
-        "who does not ",
-        "who wouldn't ",
-        "who would not ",
-        "who isn't ",
-        "who hasn't ",
-        "who didn't ",
-        "who knew ",
-        "who would have thought ",
-        "who'd have thought ",
-        "guess what",
-        "ever wondered ",
-        "have you ever wondered ",
-        "ever notice ",
-    ]
-    .iter()
-    .any(|p| lower.starts_with(p))
+fn is_rhetorical(lower: &str) -> bool {
+    opens_with_any(
+        lower,
+        &[
+            "who doesn't ",
+            "who does not ",
+            "who wouldn't ",
+            "who would not ",
+            "who isn't ",
+            "who hasn't ",
+            "who didn't ",
+            "who knew ",
+            "who would have thought ",
+            "who'd have thought ",
+            "guess what",
+            "ever wondered ",
+            "have you ever wondered ",
+            "ever notice ",
+        ],
+    )
 }
 
 /// Whether a sentence (lower case) without a `?` is still a direct
@@ -1580,7 +1581,8 @@ impl TextChecker {
             let info = whatlang::detect(&lower)
                 .filter(whatlang::Info::is_reliable)
                 .or_else(|| {
-                    let (english, foreign) = function_words(&lower);
+                    let (english, foreign) =
+                        count_words(&lower, ENGLISH_FUNCTION_WORDS, FOREIGN_FUNCTION_WORDS);
                     (foreign >= 2 && english < foreign)
                         .then(|| self.nearby.detect(&lower))
                         .flatten()
