@@ -81,7 +81,9 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "fass", "fassen sie",
                 "sum up", "sum it up", "brief me", "high-level", "high level", "highlights",
                 "sintetiza", "sintetizar", "en resumen", "vision de conjunto", "panorama",
-                "zusammenfassen", "gesamtbild", "ubersicht",
+                "zusammenfassen", "gesamtbild", "ubersicht", "rundown", "run-down", "plot of",
+                "in a few sentences", "in a few words", "in two sentences", "en pocas palabras",
+                "en pocas frases", "in wenigen satzen", "in wenigen worten",
             ],
             holistic("summary", 3.0, "asks for a summary or overview"),
         )
@@ -96,7 +98,8 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "explicame", "explicar", "explicanos", "explique", "erklar*", "describe",
                 "describa", "describir", "describeme", "beschreib*", "discuss", "discusses",
                 "elaborate", "outline", "walk me through", "walk us through", "walk through",
-                "take me through", "guide me through", "break down", "unpack",
+                "take me through", "guide me through", "break down", "unpack", "fuhr mich durch",
+                "fuhre mich durch", "fuhren sie mich durch", "guiame por", "llevame por",
                 "clarify", "elucidate", "help me understand", "understand", "go through",
                 "run through", "talk me through", "walkthrough", "walk-through", "aclara",
                 "aclarar", "entender", "comprender", "verstehen", "erlautere", "erlautern",
@@ -115,7 +118,7 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
             holistic("explanation_scope", 1.5, "asks for an explanation of the whole"),
         )
         .phrases(
-            "how (does|do|did|dose|is|are|was|were|can|could|should|would|will) ",
+            "how (does|do|did|dose|is|are|was|were|can|could|should|would|will|has|have|had|well) ",
             holistic("how_explanation", 2.0, "asks how something works or happens"),
         )
         .literals(
@@ -150,7 +153,8 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "intuicion", "intuitiv*", "what drove", "drivers", "what led to",
                 "how come", "what caused", "causes", "caused", "causa", "causas",
                 "ursache", "ursachen", "grund", "grunde", "razon", "razones", "motivos",
-                "a que se debe", "wodurch", "weswegen", "what explains",
+                "a que se debe", "wodurch", "weswegen", "what explains", "what led", "steckt hinter",
+                "what's behind", "what is behind", "que hay detras", "razonamiento",
             ],
             holistic("reasoning", 4.0, "asks why: reasons or motivation"),
         )
@@ -172,7 +176,8 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "unterscheidet", "which is better", "cual es mejor", "was ist besser", "ventaja",
                 "inconvenientes", "pros y contras", "vorteil", "nachteil", "de que manera",
                 "de que forma", "auf welche weise", "inwiefern", "inwieweit", "hasta que punto",
-                "to what extent", "in what way", "in what ways",
+                "to what extent", "in what way", "in what ways", "rather than", "better fit",
+                "good fit", "better", "mejor", "besser", "en lugar de",
             ],
             holistic("comparison", 2.5, "asks for a comparison or trade-offs"),
         )
@@ -206,7 +211,11 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "lessons learned", "recommendations", "recomendaciones", "empfehlungen",
                 "suggestions", "sugerencias", "should we", "deberiamos", "sollten wir",
                 "would you recommend", "best practice", "best practices", "buenas practicas",
-                "enough to", "worry about",
+                "enough to", "worry about", "reveal", "reveals", "revela", "revelan", "the point of",
+                "criticism", "criticisms", "criticas", "opinan", "think about", "tone", "sentiment",
+                "matter", "matters", "scale", "scales", "open questions", "know about", "say about",
+                "says about", "propose", "proposes", "propone", "concluye", "reflect", "reflects",
+                "what they mean", "what it means", "was folgt", "pflichten", "justificacion",
             ],
             holistic("interpretation", 2.0, "asks for implications, interpretation or assessment"),
         )
@@ -227,7 +236,7 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "ideas principales", "mensaje principal", "conclusiones principales",
                 "hallazgos principales", "aportacion", "contribucion", "contribuciones", "aporte",
                 "hauptidee", "kernidee", "grundidee", "hauptargument", "hauptergebnisse",
-                "leitgedanke", "hauptthese", "central idea", "core idea", "underlying idea",
+                "leitgedanke", "hauptthese", "hauptthemen", "central idea", "core idea", "underlying idea",
                 "premise", "premisa", "pramisse",
             ],
             holistic("main_idea", 2.0, "asks for the main idea or argument"),
@@ -276,6 +285,9 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "who", "whom", "whose", "quien", "quienes", "a quien", "wer", "wem", "wen",
                 "when", "cuando", "wann", "where", "donde", "en que fecha", "what date",
                 "which date", "what year", "which year", "in which year", "in what year",
+                "which figure", "which table", "which appendix", "which paragraph", "what figure",
+                "what table", "en que tabla", "que tabla", "que figura", "welche tabelle",
+                "welche abbildung", "in welcher tabelle",
                 "what time", "at what", "which page", "what page", "en que pagina",
                 "auf welcher seite", "which section", "what section", "which chapter",
                 "which file", "which module", "which clause", "what clause", "que seccion",
@@ -293,12 +305,14 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "abkurzung", "define", "definition", "definicion", "definiert", "defined",
                 "defines", "define", "meaning of", "glossary", "glosario", "what counts as",
                 "what is meant by", "was versteht man unter", "que se entiende por",
-                "abreviatura", "acronimo", "steht fur",
+                "abreviatura", "acronimo", "steht fur", "explain which", "explica cual",
+                "explicame cual", "explain what the default", "refers to", "refer to", "what name", "which name",
+                "que nombre", "welchen namen",
             ],
             fine("definition", 2.5, "asks for a definition"),
         )
         .literals(
-            &["mean", "means", "significa", "bedeutet"],
+            &["mean", "means", "meaning", "significa", "bedeutet"],
             fine("definition_weak", 1.2, "asks what something means"),
         )
         .literals(
@@ -381,7 +395,9 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "impact factor", "reason code", "strategy parameter", "design doc",
                 "overall accuracy", "main dataset", "interaction effect", "key used",
                 "overview section", "in the overview", "approach achieved", "approach has",
-                "main source", "hauptquelle", "conjunto de datos principal",
+                "main source", "hauptquelle", "conjunto de datos principal", "balance sheet",
+                "balance general", "overall survival", "overall response", "grade of evidence",
+                "level of evidence",
             ],
             fine("value_name", 2.0, "a holistic word inside a value's name"),
         )

@@ -1,18 +1,19 @@
 //! Query granularity classification (`fine-grained` / `holistic`) and the
 //! per-level scoring-method selection of a recursive retrieval pipeline.
 //!
-//! Two strategies:
-//! - [`Strategy::Heuristic`] (the default): weighted cues in English,
-//!   German and Spanish on two sides, a calibrated confidence with an
-//!   evidence floor and a top-two gap, and an `ambiguous` flag (see the
-//!   `heuristic` module docs for what it fixes in the design).
+//! Four strategies:
+//! - [`Strategy::Hybrid`] (the default, as it beats the heuristic on the
+//!   dev split): the heuristic when its confidence and evidence gap clear
+//!   the thresholds, the learned model otherwise (the design's "heuristic
+//!   + ML fallback").
+//! - [`Strategy::Heuristic`]: weighted cues in English, German and
+//!   Spanish on two sides, a calibrated confidence with an evidence floor
+//!   and a top-two gap, and an `ambiguous` flag (see the `heuristic`
+//!   module docs for what it fixes in the design).
 //! - [`Strategy::Seed`]: the query-granularity design's regex families, tie
 //!   rule and `max / total` confidence, unchanged, as the baseline.
 //! - [`Strategy::Learned`]: the learned linear model (see
 //!   [`crate::learned`]) over the query's n-grams and the heuristic's cues.
-//! - [`Strategy::Hybrid`]: the heuristic when its confidence and evidence
-//!   gap clear the thresholds, the learned model otherwise (the design's
-//!   "heuristic + ML fallback").
 //!
 //! ```
 //! use tact_classifiers::granularity::{GranularityClassifier, ScoringConfig};
@@ -76,10 +77,10 @@ fn with_model(
 crate::strategy::strategy_enum! {
     task: "granularity",
     what: "Which decision procedure a [`GranularityClassifier`] uses.",
-    heuristic: "Weighted multilingual cues with calibrated confidence (default).",
+    heuristic: "Weighted multilingual cues with calibrated confidence.",
     seed: "The design's regex families, kept as the baseline.",
-    default: Heuristic,
-    all: [Heuristic, Seed, Learned, Hybrid],
+    default: Hybrid,
+    all: [Hybrid, Heuristic, Seed, Learned],
 }
 
 /// Builder of a [`GranularityClassifier`].
@@ -91,7 +92,7 @@ pub struct GranularityClassifierBuilder {
 }
 
 impl GranularityClassifierBuilder {
-    /// Chooses the strategy (default: [`Strategy::Heuristic`]).
+    /// Chooses the strategy (default: [`Strategy::Hybrid`]).
     #[must_use]
     pub fn strategy(mut self, strategy: Strategy) -> Self {
         self.strategy = strategy;
