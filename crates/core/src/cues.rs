@@ -9,10 +9,53 @@
 use aho_corasick::automaton::Automaton;
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind, StartKind};
-use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+use regex::{Regex, RegexBuilder};
+use regex_automata::meta::{self, Regex as RegexSet};
+use regex_automata::{Input, PatternID, PatternSet};
 
-/// Regex cue counts up to this use a stack buffer for match flags.
+/// Regex sets of up to this many patterns share one reusable match set
+/// per thread; larger ones allocate one per search.
 const MAX_STACK_PATTERNS: usize = 128;
+
+thread_local! {
+    /// A reusable set of pattern matches: `regex::RegexSet::matches`
+    /// allocates a fresh one per call.
+    static MATCHES: std::cell::RefCell<PatternSet> =
+        std::cell::RefCell::new(PatternSet::new(MAX_STACK_PATTERNS));
+}
+
+/// The patterns of `set` matching somewhere in `haystack`, in pattern
+/// order, passed to `found`.
+fn set_matches(set: &RegexSet, haystack: &str, mut found: impl FnMut(usize)) {
+    let input = Input::new(haystack);
+    let mut run = |patset: &mut PatternSet| {
+        set.which_overlapping_matches(&input, patset);
+        if patset.is_empty() {
+            return;
+        }
+        // Only this set's ids: the shared match set may be larger, and its
+        // own iterator would visit every slot.
+        for pid in (0..set.pattern_len()).filter_map(|i| PatternID::new(i).ok()) {
+            if patset.contains(pid) {
+                found(pid.as_usize());
+            }
+        }
+        patset.clear();
+    };
+    if set.pattern_len() <= MAX_STACK_PATTERNS {
+        let reused = MATCHES.with(|m| match m.try_borrow_mut() {
+            Ok(mut patset) => {
+                run(&mut patset);
+                true
+            }
+            Err(_) => false,
+        });
+        if reused {
+            return;
+        }
+    }
+    run(&mut PatternSet::new(set.pattern_len()));
+}
 
 /// Lazy-DFA cache capacity per compiled set (per thread using it).
 const DFA_CACHE_BYTES: usize = 32 << 20;
@@ -178,9 +221,20 @@ impl CueSetBuilder {
             // A roomy lazy-DFA cache: with large alternations and many
             // distinct inputs, the default cache thrashes and the regex
             // engine falls back to its NFA, several times slower.
-            RegexSetBuilder::new(pats)
-                .dfa_size_limit(DFA_CACHE_BYTES)
-                .build()
+            // The configuration of `regex::RegexSet` (all matches, UTF-8,
+            // no captures, the crate's NFA size limit), so the sets accept
+            // and match exactly what the `regex` crate does.
+            RegexSet::builder()
+                .configure(
+                    meta::Config::new()
+                        .nfa_size_limit(Some(10 << 20))
+                        .hybrid_cache_capacity(DFA_CACHE_BYTES)
+                        .match_kind(regex_automata::MatchKind::All)
+                        .utf8_empty(true)
+                        .which_captures(regex_automata::nfa::thompson::WhichCaptures::None),
+                )
+                .syntax(regex_automata::util::syntax::Config::new().utf8(true))
+                .build_many(pats)
                 .map_err(|e| CoreError::Pattern {
                     pattern: pats.join(" | "),
                     message: e.to_string(),
@@ -461,28 +515,11 @@ impl CueSet {
             });
         }
         if !self.regex_cues.is_empty() {
-            // Match flags in a stack buffer: `RegexSet::matches` would
-            // allocate one per call.
-            let mut flags = [false; MAX_STACK_PATTERNS];
-            let mut heap: Vec<bool>;
-            let total = self.regex_cues.len();
-            let buf: &mut [bool] = if total <= MAX_STACK_PATTERNS {
-                &mut flags[..total]
-            } else {
-                heap = vec![false; total];
-                &mut heap
-            };
-            let (first, second) = buf.split_at_mut(self.anchored);
-            if !first.is_empty() {
-                self.anchored_set.matches_read_at(first, normalized, 0);
-            }
-            if !second.is_empty() {
-                self.set.matches_read_at(second, normalized, 0);
-            }
-            for idx in buf.iter().enumerate().filter(|(_, m)| **m).map(|(i, _)| i) {
+            // Pattern order: the anchored set's patterns come first.
+            let mut push = |idx: usize| {
                 let (Some(cue), Some(re)) = (self.regex_cues.get(idx), self.regexes.get(idx))
                 else {
-                    continue;
+                    return;
                 };
                 let (start, end) = if locate {
                     re.find(normalized).map_or((0, 0), |m| (m.start(), m.end()))
@@ -490,6 +527,13 @@ impl CueSet {
                     (0, 0)
                 };
                 out.push(CueHit { cue, start, end });
+            };
+            if self.anchored > 0 {
+                set_matches(&self.anchored_set, normalized, &mut push);
+            }
+            if self.regex_cues.len() > self.anchored {
+                let offset = self.anchored;
+                set_matches(&self.set, normalized, |i| push(offset + i));
             }
         }
         out

@@ -17,13 +17,12 @@ pub fn normalize(text: &str) -> String {
         // Fast path: vectorized lower case, then fold white space only when
         // there is something to fold.
         let trimmed = text.trim_ascii();
-        let needs_folding =
-            trimmed.as_bytes().windows(2).any(|w| {
-                w[0].is_ascii_whitespace() && (w[0] != b' ' || w[1].is_ascii_whitespace())
-            }) || trimmed
-                .bytes()
-                .last()
-                .is_some_and(|b| b.is_ascii_whitespace() && b != b' ');
+        // Folding is needed for white space other than a single space
+        // (`trim_ascii` left none at either end).
+        let b = trimmed.as_bytes();
+        let needs_folding = memchr::memchr3(b'\t', b'\n', b'\r', b).is_some()
+            || memchr::memchr(0x0c, b).is_some()
+            || memchr::memmem::find(b, b"  ").is_some();
         let lower = trimmed.to_ascii_lowercase();
         if !needs_folding {
             return lower;
@@ -454,9 +453,9 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
     let body = text
         .trim_end()
         .trim_end_matches(|c: char| is_terminator(c) || is_closer(c));
-    let inner_break = body
-        .bytes()
-        .any(|b| matches!(b, b'.' | b'!' | b'?' | b'\n' | b'`'))
+    let bb = body.as_bytes();
+    let inner_break = memchr::memchr3(b'.', b'!', b'?', bb).is_some()
+        || memchr::memchr2(b'\n', b'`', bb).is_some()
         || (!body.is_ascii() && body.contains(['。', '！', '？', '…']));
     if !inner_break {
         let start = text.len() - text.trim_start().len();
@@ -761,8 +760,10 @@ fn strip_prefix_ignore_ascii_case<'a>(s: &'a str, prefix: &str) -> Option<&'a st
 /// is kept with the question so that a classifier sees the options. Code
 /// blocks are never questions.
 pub fn extract_questions(message: &str) -> Vec<Segment> {
-    let sentences = split_sentences(message);
-    let mut out: Vec<Segment> = Vec::new();
+    // The questions are compacted into the sentences' own vector: the
+    // write index never passes the read index.
+    let mut sentences = split_sentences(message);
+    let mut written = 0usize;
     let mut i = 0;
     while i < sentences.len() {
         let s = sentences[i];
@@ -784,12 +785,12 @@ pub fn extract_questions(message: &str) -> Vec<Segment> {
             }
         }
         // "Ship it? Or wait for QA?": an alternative continues the question.
-        let continues = !out.is_empty() && {
+        let continues = written > 0 && {
             let head = q.text(message).trim_start().as_bytes();
             let starts = |w: &[u8]| head.len() > w.len() && head[..w.len()].eq_ignore_ascii_case(w);
             starts(b"or ") || starts(b"o ") || starts(b"oder ")
         };
-        match out.last_mut() {
+        match written.checked_sub(1).and_then(|p| sentences.get_mut(p)) {
             Some(prev)
                 if continues
                     && message
@@ -798,10 +799,16 @@ pub fn extract_questions(message: &str) -> Vec<Segment> {
             {
                 prev.end = q.end;
             }
-            _ => out.push(q),
+            _ => {
+                if let Some(slot) = sentences.get_mut(written) {
+                    *slot = q;
+                }
+                written += 1;
+            }
         }
     }
-    out
+    sentences.truncate(written);
+    sentences
 }
 
 #[cfg(test)]

@@ -486,12 +486,90 @@ const ES_NOT_VERB: &[&str] = &[
 /// Whether the part opens with a bare verb: an English imperative
 /// ("Ship it?") or a Spanish first-person present ("¿Borro la rama?").
 fn bare_verb_start(part: &str) -> bool {
-    let mut words = tact_core::words(part);
-    let Some(first) = words.next() else {
-        return false;
-    };
-    let mut first = first;
-    while matches!(
+    match ascii_lead_word(part) {
+        Some(first) => bare_verb_word(part, first),
+        None => {
+            let mut words = tact_core::words(part);
+            let first = skip_lead_ins(words.next(), &mut words);
+            first.is_some_and(|w| bare_verb_word(part, w))
+        }
+    }
+}
+
+/// The first word of `part` after the lead-ins of [`is_lead_in`], found
+/// without UAX #29 segmentation when the text makes that safe: ASCII
+/// letters and digits up to a space or punctuation that never joins words.
+/// `None` when a UAX #29 rule could apply (non-ASCII, `_`, or `.`, `'`,
+/// `:`, `,`, `;` between word characters): the caller then segments.
+fn ascii_lead_word(part: &str) -> Option<&str> {
+    let bytes = part.as_bytes();
+    let mut pos = 0usize;
+    loop {
+        // Skip to the next word character.
+        while let Some(&b) = bytes.get(pos) {
+            if b.is_ascii_alphanumeric() {
+                break;
+            }
+            if !b.is_ascii() || b == b'_' {
+                return None;
+            }
+            pos += 1;
+        }
+        if pos >= bytes.len() {
+            return Some("");
+        }
+        let start = pos;
+        while bytes.get(pos).is_some_and(u8::is_ascii_alphanumeric) {
+            pos += 1;
+        }
+        match bytes.get(pos) {
+            None => {}
+            Some(&b) if !b.is_ascii() || b == b'_' => return None,
+            Some(b'.' | b'\'' | b':' | b',' | b';') => {
+                if bytes
+                    .get(pos + 1)
+                    .is_some_and(|n| n.is_ascii_alphanumeric() || !n.is_ascii() || *n == b'_')
+                {
+                    return None;
+                }
+            }
+            Some(_) => {}
+        }
+        let word = part.get(start..pos)?;
+        if !is_lead_in(word) {
+            return Some(word);
+        }
+    }
+}
+
+/// Skips the lead-in words of [`is_lead_in`] (an exhausted iterator gives
+/// `Some("")`, as the segmenting path always did).
+fn skip_lead_ins<'a>(
+    first: Option<&'a str>,
+    words: &mut impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let mut first = first?;
+    while is_lead_in(first) {
+        first = words.next().unwrap_or("");
+    }
+    Some(first)
+}
+
+/// Whether `first` (the first word after the lead-ins) makes `part` a
+/// terse proposal.
+fn bare_verb_word(part: &str, first: &str) -> bool {
+    if BARE_VERBS.binary_search(&first).is_ok() {
+        return true;
+    }
+    first.chars().count() >= 4
+        && first.ends_with('o')
+        && part.trim_start().starts_with('¿')
+        && ES_NOT_VERB.binary_search(&first).is_err()
+}
+
+/// Words skipped before the verb of a terse proposal ("ok, so merge it").
+fn is_lead_in(first: &str) -> bool {
+    matches!(
         first,
         "ok" | "okay"
             | "so"
@@ -512,16 +590,22 @@ fn bare_verb_start(part: &str) -> bool {
             | "nos"
             | "ya"
             | "entonces"
-    ) {
-        first = words.next().unwrap_or("");
-    }
-    if BARE_VERBS.binary_search(&first).is_ok() {
-        return true;
-    }
-    first.chars().count() >= 4
-        && first.ends_with('o')
-        && part.trim_start().starts_with('¿')
-        && ES_NOT_VERB.binary_search(&first).is_err()
+    )
+}
+
+/// Whether a normalized question may hold several parts: a space, then
+/// `and`, `y`, `und`, `also` or `plus`, then a space (one scan of the
+/// spaces instead of five substring searches).
+fn has_part_connective(n: &str) -> bool {
+    let b = n.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        c == b' '
+            && b.get(i + 1..).is_some_and(|rest| {
+                [&b"and "[..], b"y ", b"und ", b"also ", b"plus "]
+                    .iter()
+                    .any(|w| rest.starts_with(w))
+            })
+    })
 }
 
 /// Split points between the parts of a multi-part question (normalized).
@@ -588,10 +672,8 @@ impl Heuristic {
         context: Option<&str>,
         mut trace: Option<&mut Vec<&'static str>>,
     ) -> (Classification<EffortLevel>, f32) {
-        let norm_ctx = context
-            .map(normalize)
-            .filter(|c| !c.is_empty())
-            .map(|c| ContextIndex::new(&c));
+        let ctx_text = context.map(normalize).filter(|c| !c.is_empty());
+        let norm_ctx = ctx_text.as_deref().map(ContextIndex::new);
         // The parts: each question sentence (with its option list), split
         // again at "and what/which/should ...". No question sentence: the
         // whole text. The other sentences (the preamble) lend their
@@ -615,9 +697,7 @@ impl Heuristic {
                 }
                 last_end = s.end;
                 let n = normalize(s.text(question));
-                let may_split = [" and ", " y ", " und ", " also ", " plus "]
-                    .iter()
-                    .any(|c| n.contains(c));
+                let may_split = has_part_connective(&n);
                 if !may_split {
                     parts.push(n);
                     continue;
@@ -708,7 +788,7 @@ impl Heuristic {
     fn classify_part(
         &self,
         part: &str,
-        ctx: Option<&ContextIndex>,
+        ctx: Option<&ContextIndex<'_>>,
         extra: &Extra,
         mut trace: Option<&mut Vec<&'static str>>,
     ) -> (EffortLevel, f32, f32, Vec<Reason>) {
@@ -991,31 +1071,29 @@ fn stem(w: &str) -> &str {
     }
 }
 
-/// The stems of a context's words, sorted for binary search, built once
-/// per classification.
-pub(crate) struct ContextIndex {
-    stems: Vec<String>,
+/// The stems of a context's words (borrowed from the normalized context),
+/// sorted for binary search, built once per classification.
+pub(crate) struct ContextIndex<'a> {
+    stems: Vec<&'a str>,
 }
 
-impl ContextIndex {
-    fn new(ctx: &str) -> Self {
-        let mut stems: Vec<String> = tact_core::words(ctx).map(|w| stem(w).to_owned()).collect();
+impl<'a> ContextIndex<'a> {
+    fn new(ctx: &'a str) -> Self {
+        let mut stems: Vec<&'a str> = tact_core::words(ctx).map(stem).collect();
         stems.sort_unstable();
         stems.dedup();
         Self { stems }
     }
 
     fn contains(&self, stem: &str) -> bool {
-        self.stems
-            .binary_search_by(|s| s.as_str().cmp(stem))
-            .is_ok()
+        self.stems.binary_search(&stem).is_ok()
     }
 }
 
 /// Whether the context already answers `part`: at least half of the
 /// question's content words (two or more) appear in the context, compared
 /// by stem. Linear in the sizes of both.
-fn context_answers(part: &str, ctx: &ContextIndex) -> Option<Reason> {
+fn context_answers(part: &str, ctx: &ContextIndex<'_>) -> Option<Reason> {
     let mut total = 0usize;
     let mut found = 0usize;
     for w in
