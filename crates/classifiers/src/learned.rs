@@ -173,7 +173,7 @@ pub(crate) fn settle(
 pub(crate) fn model_decision<L: Label>(
     model: &LinearModel,
     input: &ModelInput,
-    heuristic: Option<(&Classification<L>, &HybridThresholds, f32)>,
+    heuristic: Option<(&mut Classification<L>, &HybridThresholds, f32)>,
 ) -> Classification<L> {
     let p = model.predict(&input.text, input.extras.iter().copied());
     let i = p.label();
@@ -204,7 +204,9 @@ pub(crate) fn model_decision<L: Label>(
             0.0,
         ));
         if h.label == label {
-            c.reasons.extend(h.reasons.iter().cloned());
+            // Moved, not cloned: the caller keeps the heuristic's label
+            // and confidence only.
+            c.reasons.append(&mut h.reasons);
         }
     }
     c

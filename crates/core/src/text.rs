@@ -20,9 +20,14 @@ pub fn normalize(text: &str) -> String {
         // Folding is needed for white space other than a single space
         // (`trim_ascii` left none at either end).
         let b = trimmed.as_bytes();
-        let needs_folding = memchr::memchr3(b'\t', b'\n', b'\r', b).is_some()
-            || memchr::memchr(0x0c, b).is_some()
-            || memchr::memmem::find(b, b"  ").is_some();
+        // Branch-free folds, so the compiler vectorizes them: a control
+        // byte (all of `\t \n \r \x0c` are) or two spaces in a row.
+        let control = b.iter().fold(false, |a, &c| a | (c < b' '));
+        let double_space = b
+            .iter()
+            .zip(b.iter().skip(1))
+            .fold(false, |a, (&x, &y)| a | ((x == b' ') & (y == b' ')));
+        let needs_folding = control || double_space;
         let lower = trimmed.to_ascii_lowercase();
         if !needs_folding {
             return lower;

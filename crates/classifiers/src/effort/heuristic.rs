@@ -796,9 +796,10 @@ impl Heuristic {
         if hits.iter().any(|h| h.cue.tag == tag::TRIGGER) {
             hits.extend(self.rare.hits_unlocated(part));
         }
+        let bare = bare_verb_start(part);
         if let Some(t) = trace.as_deref_mut() {
             t.extend(hits.iter().map(|h| h.cue.name));
-            if bare_verb_start(part) {
+            if bare {
                 t.push("bare_verb");
             }
         }
@@ -824,7 +825,6 @@ impl Heuristic {
                 }
             }
         }
-        let bare = bare_verb_start(part);
         let proposal = has(tag::PROPOSAL) || bare;
         let at_hand = has(tag::AT_HAND) || extra.at_hand;
         let modal = has(tag::MODAL) || has(tag::ELICIT);
@@ -1041,8 +1041,9 @@ fn reasons_for(
         .filter(|h| supports(h.cue.tag, label, proposal, at_hand))
         .map(|h| {
             let matched = span_text(cues, h, part);
+            // At most 48 characters quoted (bytes bound characters).
             let detail: std::borrow::Cow<'static, str> =
-                if matched.is_empty() || matched.chars().count() > 48 {
+                if matched.is_empty() || (matched.len() > 48 && matched.chars().count() > 48) {
                     h.cue.explanation.into()
                 } else {
                     [h.cue.explanation, ": `", matched, "`"].concat().into()
@@ -1115,4 +1116,55 @@ fn context_answers(part: &str, ctx: &ContextIndex<'_>) -> Option<Reason> {
             2.0,
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The segmenting path alone, as `bare_verb_start` was before its
+    /// ASCII fast path.
+    fn bare_verb_start_segmented(part: &str) -> bool {
+        let mut words = tact_core::words(part);
+        let first = skip_lead_ins(words.next(), &mut words);
+        first.is_some_and(|w| bare_verb_word(part, w))
+    }
+
+    #[test]
+    fn the_ascii_fast_path_agrees_with_segmentation_on_tricky_words() {
+        for part in [
+            "",
+            "ok",
+            "ok, so merge it?",
+            "merge it?",
+            "e.g. merge",
+            "don't merge",
+            "re-run the job?",
+            "run_all now",
+            "3.5 merge",
+            "1,000 rows",
+            "so: merge",
+            "¿borro la rama?",
+            "and then deploy",
+            "  ...  ship it",
+            "ship.it",
+            "ship: it",
+        ] {
+            assert_eq!(
+                bare_verb_start(part),
+                bare_verb_start_segmented(part),
+                "{part:?}"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_ascii_fast_path_agrees_with_segmentation(
+            part in "[a-z0-9 .,:;'_?!()-]{0,24}|(ok|so|also|and|then) (merge|ship|run|deploy|keep)[ .,:'a-z]{0,8}"
+        ) {
+            prop_assert_eq!(bare_verb_start(&part), bare_verb_start_segmented(&part));
+        }
+    }
 }

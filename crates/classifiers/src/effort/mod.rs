@@ -151,7 +151,7 @@ impl EffortClassifier {
             }
             (Strategy::Hybrid, Some(model)) => {
                 let mut extras = Vec::with_capacity(16);
-                let (c, gap) = h.classify_traced(question, context, Some(&mut extras));
+                let (mut c, gap) = h.classify_traced(question, context, Some(&mut extras));
                 if !learned::defers(c.confidence, gap, false, &self.thresholds) {
                     return c.with_tier(Tier::Heuristic);
                 }
@@ -159,7 +159,7 @@ impl EffortClassifier {
                     text: normalize(question),
                     extras,
                 };
-                learned::model_decision(model, &input, Some((&c, &self.thresholds, gap)))
+                learned::model_decision(model, &input, Some((&mut c, &self.thresholds, gap)))
             }
             _ => h.classify(question, context),
         }

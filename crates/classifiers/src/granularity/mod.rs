@@ -214,7 +214,7 @@ impl GranularityClassifier {
                 let c = learned::model_decision(
                     model,
                     &input,
-                    Some((&d.classification, &self.thresholds, gap)),
+                    Some((&mut d.classification, &self.thresholds, gap)),
                 );
                 with_model(d, c)
             }

@@ -335,12 +335,15 @@ impl Router {
             Strategy::Learned => !fixed,
             _ => learned::defers(confidence, a.gap, fixed || resolved, &self.thresholds),
         };
-        let heuristic = a.classification.with_tier(Tier::Heuristic);
+        let mut heuristic = a.classification.with_tier(Tier::Heuristic);
         let Some(model) = self.model.as_deref().filter(|_| defer) else {
             return self.decision(heuristic, a.rule, a.ambiguous, a.resolved);
         };
-        let hybrid =
-            (self.strategy == Strategy::Hybrid).then_some((&heuristic, &self.thresholds, a.gap));
+        let hybrid = (self.strategy == Strategy::Hybrid).then_some((
+            &mut heuristic,
+            &self.thresholds,
+            a.gap,
+        ));
         let c = learned::model_decision(model, &input, hybrid);
         let ambiguous = c.confidence < 0.5;
         self.decision(c, RouteRule::Learned, ambiguous, a.resolved)
