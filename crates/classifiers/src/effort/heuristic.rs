@@ -525,13 +525,12 @@ fn ascii_lead_word(part: &str) -> Option<&str> {
         match bytes.get(pos) {
             None => {}
             Some(&b) if !b.is_ascii() || b == b'_' => return None,
-            Some(b'.' | b'\'' | b':' | b',' | b';') => {
+            Some(b'.' | b'\'' | b':' | b',' | b';')
                 if bytes
                     .get(pos + 1)
-                    .is_some_and(|n| n.is_ascii_alphanumeric() || !n.is_ascii() || *n == b'_')
-                {
-                    return None;
-                }
+                    .is_some_and(|n| n.is_ascii_alphanumeric() || !n.is_ascii() || *n == b'_') =>
+            {
+                return None;
             }
             Some(_) => {}
         }
