@@ -241,7 +241,7 @@ fn granularity_json_follows_the_contract() {
     assert_eq!(out.trim().lines().count(), 1, "{out}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(v["task"], "granularity");
-    assert_eq!(v["strategy"], "heuristic");
+    assert_eq!(v["strategy"], "hybrid");
     assert_eq!(
         v["confusion"]["labels"],
         serde_json::json!(["fine-grained", "holistic"])
