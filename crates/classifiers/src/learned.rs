@@ -169,7 +169,10 @@ pub(crate) fn settle(
     Ok((model, thresholds))
 }
 
-/// The model's decision as a classification with reasons.
+/// The model's decision as a classification with reasons. With the
+/// hybrid's `heuristic` decision, the result names it and, when both tiers
+/// agree, takes over (moves out) the heuristic's reasons: the caller keeps
+/// only its label and confidence.
 pub(crate) fn model_decision<L: Label>(
     model: &LinearModel,
     input: &ModelInput,
@@ -204,8 +207,6 @@ pub(crate) fn model_decision<L: Label>(
             0.0,
         ));
         if h.label == label {
-            // Moved, not cloned: the caller keeps the heuristic's label
-            // and confidence only.
             c.reasons.append(&mut h.reasons);
         }
     }

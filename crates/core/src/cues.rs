@@ -1,5 +1,5 @@
 //! Weighted cue sets: literal phrases (one aho-corasick automaton) and
-//! regular expressions (one `RegexSet`), compiled once and matched against
+//! regular expressions (multi-pattern `regex-automata` sets), compiled once and matched against
 //! normalized text in a single pass each.
 //!
 //! A literal matches on word boundaries; a trailing `*` makes it a prefix
@@ -15,13 +15,13 @@ use regex_automata::{Input, PatternID, PatternSet};
 
 /// Regex sets of up to this many patterns share one reusable match set
 /// per thread; larger ones allocate one per search.
-const MAX_STACK_PATTERNS: usize = 128;
+const SHARED_MATCH_SET_PATTERNS: usize = 128;
 
 thread_local! {
     /// A reusable set of pattern matches: `regex::RegexSet::matches`
     /// allocates a fresh one per call.
     static MATCHES: std::cell::RefCell<PatternSet> =
-        std::cell::RefCell::new(PatternSet::new(MAX_STACK_PATTERNS));
+        std::cell::RefCell::new(PatternSet::new(SHARED_MATCH_SET_PATTERNS));
 }
 
 /// The patterns of `set` matching somewhere in `haystack`, in pattern
@@ -42,7 +42,7 @@ fn set_matches(set: &RegexSet, haystack: &str, mut found: impl FnMut(usize)) {
         }
         patset.clear();
     };
-    if set.pattern_len() <= MAX_STACK_PATTERNS {
+    if set.pattern_len() <= SHARED_MATCH_SET_PATTERNS {
         let reused = MATCHES.with(|m| match m.try_borrow_mut() {
             Ok(mut patset) => {
                 run(&mut patset);

@@ -1,5 +1,5 @@
 //! Text engine of tact: normalization, sentence and question extraction,
-//! and weighted cue sets compiled once (aho-corasick + `RegexSet`).
+//! and weighted cue sets compiled once (aho-corasick + multi-pattern regex sets).
 //!
 //! ```
 //! use tact_core::{Cue, CueSet, extract_questions, normalize};
