@@ -182,30 +182,29 @@ pub(crate) fn model_decision<L: Label>(
     let i = p.label();
     let label = L::ALL.get(i).copied().unwrap_or(L::ALL[0]);
     let prob = p.probability(i);
+    let mut why = String::with_capacity(64);
+    why.push_str("the learned model gives ");
+    why.push_str(label.as_str());
+    why.push_str(" a probability of ");
+    push_fixed2(&mut why, prob);
     let mut c = Classification::new(label, prob)
         .with_tier(Tier::Learned)
-        .with_reason(Reason::new(
-            "learned_model",
-            format!(
-                "the learned model gives {} a probability of {:.2}",
-                label.as_str(),
-                prob
-            ),
-            prob,
-        ));
+        .with_reason(Reason::new("learned_model", why, prob));
     if let Some((h, t, gap)) = heuristic {
-        c.reasons.push(Reason::new(
-            "heuristic_deferred",
-            format!(
-                "the heuristic said {} at confidence {:.2} with a gap of {:.2} (thresholds {:.2} and {:.2})",
-                h.label.as_str(),
-                h.confidence,
-                gap,
-                t.min_confidence,
-                t.min_gap
-            ),
-            0.0,
-        ));
+        let mut why = String::with_capacity(112);
+        why.push_str("the heuristic said ");
+        why.push_str(h.label.as_str());
+        for (text, x) in [
+            (" at confidence ", h.confidence),
+            (" with a gap of ", gap),
+            (" (thresholds ", t.min_confidence),
+            (" and ", t.min_gap),
+        ] {
+            why.push_str(text);
+            push_fixed2(&mut why, x);
+        }
+        why.push(')');
+        c.reasons.push(Reason::new("heuristic_deferred", why, 0.0));
         if h.label == label {
             c.reasons.append(&mut h.reasons);
         }
@@ -213,9 +212,137 @@ pub(crate) fn model_decision<L: Label>(
     c
 }
 
+/// Appends `x` as `format!("{x:.2}")` would (two decimals, the exact
+/// binary value rounded half to even), without the formatting machinery:
+/// a deferral writes five of these. Negative, non-finite and huge values
+/// go through `format!`.
+pub(crate) fn push_fixed2(out: &mut String, x: f32) {
+    if !(x.is_finite() && x.is_sign_positive() && x < 1e9) {
+        use std::fmt::Write;
+        let _ = write!(out, "{x:.2}");
+        return;
+    }
+    // x = m * 2^e exactly.
+    let bits = x.to_bits();
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let frac = u64::from(bits & 0x7f_ffff);
+    let (m, e) = if exp == 0 {
+        (frac, -149)
+    } else {
+        (frac | 0x80_0000, exp - 150)
+    };
+    // Hundredths, rounded half to even: m * 100 < 2^31, and x < 1e9 keeps
+    // e <= 6.
+    let n = m * 100;
+    let hundredths = if e >= 0 {
+        n << e
+    } else if e <= -40 {
+        // n < 2^31 is below half a unit of 2^-e: rounds to zero.
+        0
+    } else {
+        let sh = e.unsigned_abs();
+        let (q, r, half) = (n >> sh, n & ((1 << sh) - 1), 1 << (sh - 1));
+        if r > half || (r == half && q & 1 == 1) {
+            q + 1
+        } else {
+            q
+        }
+    };
+    let int = hundredths / 100;
+    let cents = hundredths % 100;
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut v = int;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+    out.push('.');
+    out.push(char::from(b'0' + (cents / 10) as u8));
+    out.push(char::from(b'0' + (cents % 10) as u8));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn fixed2(x: f32) -> String {
+        let mut s = String::new();
+        push_fixed2(&mut s, x);
+        s
+    }
+
+    #[test]
+    fn fixed2_matches_format_on_ties_edges_and_a_sweep() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.005,
+            0.015,
+            0.125,
+            0.375,
+            0.625,
+            0.995,
+            9.995,
+            99.995,
+            1e-40,
+            1e-30,
+            0.994_999,
+            1.0,
+            2.5,
+            1e8,
+            9.99e8,
+            1e9,
+            -0.001,
+            -3.25,
+            f32::NAN,
+            f32::INFINITY,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+        ];
+        // Every multiple of 1/1024 below 8 (ties included), then a sweep
+        // of bit patterns across [0, 2^31) with an odd stride.
+        xs.extend((0..8192).map(|i| i as f32 / 1024.0));
+        xs.extend((0u32..0x7f80_0000).step_by(7919).map(f32::from_bits));
+        for x in xs {
+            assert_eq!(fixed2(x), format!("{x:.2}"), "{x:e}");
+        }
+    }
+
+    /// Every non-negative `f32` below 1000 (about 1.1 billion values):
+    /// `cargo test -p tact-classifiers --release -- --ignored fixed2`.
+    #[test]
+    #[ignore = "exhaustive; about a minute in release"]
+    fn fixed2_matches_format_exhaustively_below_1000() {
+        let end = 1000f32.to_bits();
+        let mut s = String::new();
+        let mut f = String::new();
+        for bits in 0..end {
+            let x = f32::from_bits(bits);
+            s.clear();
+            push_fixed2(&mut s, x);
+            f.clear();
+            use std::fmt::Write;
+            let _ = write!(f, "{x:.2}");
+            assert_eq!(s, f, "{x:e}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn fixed2_matches_format_on_any_f32(bits in any::<u32>()) {
+            let x = f32::from_bits(bits);
+            prop_assert_eq!(fixed2(x), format!("{x:.2}"));
+        }
+    }
 
     #[test]
     fn embedded_models_load_and_match_their_tasks() {

@@ -20,7 +20,7 @@ pub struct GranularityArgs {
     #[arg(long, conflicts_with = "query")]
     pub file: Option<PathBuf>,
     /// Strategy: heuristic, seed, learned or hybrid (default: the
-    /// library's default, heuristic).
+    /// library's default, hybrid).
     #[arg(long)]
     pub strategy: Option<String>,
     /// Also choose the scoring method for this recursion level, from the

@@ -7,8 +7,8 @@
 //! `regex` crate's syntax, which has no look-around.
 
 use aho_corasick::automaton::Automaton;
-use aho_corasick::dfa::DFA;
-use aho_corasick::{Anchored, MatchKind, StartKind};
+use aho_corasick::nfa::contiguous::NFA as DFA;
+use aho_corasick::{Anchored, MatchKind};
 use regex::{Regex, RegexBuilder};
 use regex_automata::meta::{self, Regex as RegexSet};
 use regex_automata::{Input, PatternID, PatternSet};
@@ -199,9 +199,8 @@ impl CueSetBuilder {
                 first_bytes[usize::from(b)] = true;
             }
         }
-        let ac = aho_corasick::dfa::Builder::new()
+        let ac = aho_corasick::nfa::contiguous::Builder::new()
             .match_kind(MatchKind::LeftmostLongest)
-            .start_kind(StartKind::Anchored)
             .prefilter(false)
             .build(self.literals.iter().map(|(p, ..)| p.as_str()))
             .map_err(|e| CoreError::Pattern {
@@ -254,6 +253,11 @@ impl CueSetBuilder {
                     })?,
             );
         }
+        let words = WordFilter::new(
+            self.literals
+                .iter()
+                .map(|(p, prefix, _)| (p.as_str(), *prefix)),
+        );
         let (literal_prefix, literal_cues) = self
             .literals
             .into_iter()
@@ -262,6 +266,7 @@ impl CueSetBuilder {
         Ok(CueSet {
             ac,
             first_bytes,
+            words,
             literal_prefix,
             literal_cues,
             anchored_set,
@@ -351,6 +356,8 @@ pub struct CueSet {
     ac: DFA,
     /// Bytes some literal starts with (a walk elsewhere would die at once).
     first_bytes: [bool; 256],
+    /// Which words may start an accepted literal match (see [`WordFilter`]).
+    words: WordFilter,
     literal_prefix: Vec<bool>,
     literal_cues: Vec<Cue>,
     anchored_set: RegexSet,
@@ -358,6 +365,89 @@ pub struct CueSet {
     set: RegexSet,
     regexes: Vec<Regex>,
     regex_cues: Vec<Cue>,
+}
+
+/// A filter of word starts for the literal walk. A literal accepted at a
+/// word start either has that whole word as its first token (its leading
+/// run of ASCII letters and digits), or is a single-token prefix literal
+/// (`investigat*`) whose token begins the word. The filter keys each token
+/// by its first four bytes (shorter tokens by their whole text), so a word
+/// whose key no token has cannot start an accepted match and is skipped
+/// without walking the automaton. A false positive only costs the walk.
+#[derive(Debug, Clone)]
+struct WordFilter {
+    /// Bit set over hashed keys.
+    keys: Box<[u64; WORD_FILTER_WORDS]>,
+    /// First bytes of prefix tokens shorter than four bytes: words starting
+    /// with them are always walked.
+    short_prefix: [bool; 256],
+}
+
+/// 64-bit words in the filter's bit set (2^15 bits).
+const WORD_FILTER_WORDS: usize = 512;
+
+impl WordFilter {
+    fn new<'p>(literals: impl Iterator<Item = (&'p str, bool)>) -> Self {
+        let mut f = Self {
+            keys: Box::new([0; WORD_FILTER_WORDS]),
+            short_prefix: [false; 256],
+        };
+        for (lit, is_prefix) in literals {
+            let bytes = lit.as_bytes();
+            let len = bytes
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric())
+                .count();
+            let Some(&first) = bytes.first().filter(|_| len > 0) else {
+                // Starts with punctuation or a non-ASCII character: it is
+                // tried at non-word positions, which the filter never skips.
+                continue;
+            };
+            if is_prefix && len == bytes.len() && len < 4 {
+                f.short_prefix[usize::from(first)] = true;
+            }
+            let (w, m) = bit_of(word_key(&bytes[..len]));
+            if let Some(slot) = f.keys.get_mut(w) {
+                *slot |= m;
+            }
+        }
+        f
+    }
+
+    /// The end of the ASCII word starting at `at`, and whether a literal
+    /// may be accepted there. A word running on into a non-ASCII
+    /// character is always walked.
+    fn check(&self, bytes: &[u8], at: usize) -> (usize, bool) {
+        let mut end = at + 1;
+        while bytes.get(end).is_some_and(u8::is_ascii_alphanumeric) {
+            end += 1;
+        }
+        let word = bytes.get(at..end).unwrap_or_default();
+        let may = bytes.get(end).is_some_and(|b| !b.is_ascii())
+            || word
+                .first()
+                .is_some_and(|&b| self.short_prefix[usize::from(b)])
+            || {
+                let (w, m) = bit_of(word_key(word));
+                self.keys.get(w).is_some_and(|x| x & m != 0)
+            };
+        (end, may)
+    }
+}
+
+/// The filter key of a word or token: its first four bytes, or all of it
+/// (zero-padded) when shorter, hashed.
+fn word_key(word: &[u8]) -> u64 {
+    let mut k = [0u8; 4];
+    let n = word.len().min(4);
+    k[..n].copy_from_slice(&word[..n]);
+    let x = u64::from(u32::from_le_bytes(k)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x ^ (x >> 32)
+}
+
+fn bit_of(h: u64) -> (usize, u64) {
+    let bit = (h as usize) & (WORD_FILTER_WORDS * 64 - 1);
+    (bit / 64, 1u64 << (bit % 64))
 }
 
 fn is_word_byte_after(text: &str, at: usize) -> bool {
@@ -468,6 +558,15 @@ impl CueSet {
                 prev_alnum = alnum;
                 if !self.first_bytes[usize::from(b)] {
                     continue;
+                }
+                if alnum {
+                    // A word start: walk only if the word can begin an
+                    // accepted match; otherwise skip the whole word.
+                    let (end, may_start) = self.words.check(bytes, here);
+                    if !may_start {
+                        pos = end;
+                        continue;
+                    }
                 }
             } else {
                 let (alnum, len) = normalized

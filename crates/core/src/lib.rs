@@ -31,6 +31,7 @@ pub mod guidance;
 pub mod learn;
 pub mod text;
 pub mod trajectory;
+mod wordset;
 
 pub use cues::{Cue, CueHit, CueSet, CueSetBuilder};
 pub use error::CoreError;
@@ -38,3 +39,4 @@ pub use text::{
     Segment, extract_questions, normalize, reader_word_count, reader_words, split_sentences,
     word_count, words,
 };
+pub use wordset::WordSet;

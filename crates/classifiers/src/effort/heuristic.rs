@@ -11,7 +11,9 @@
 //! agent's, so those cues count little. Data the user already has in front
 //! of them ("the error you just saw") moves a fetch request to medium.
 
-use tact_core::{Cue, CueHit, CueSet, extract_questions, normalize};
+use std::sync::LazyLock;
+
+use tact_core::{Cue, CueHit, CueSet, WordSet, extract_questions, normalize};
 use tact_types::{Classification, EffortLevel, Reason};
 
 use crate::Error;
@@ -309,6 +311,11 @@ const TRIGGERS: &[&str] = &[
     "kannst", "konntest", "konnten", "konnen", "beim", "which", "/",
 ];
 
+/// [`BARE_VERBS`], [`ES_NOT_VERB`] and [`STOP`] as sets, built once.
+static BARE_VERB_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(BARE_VERBS));
+static ES_NOT_VERB_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(ES_NOT_VERB));
+static STOP_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(STOP));
+
 /// Imperative verbs that open a terse proposal ("Ship it?", "Roll back to
 /// v2.3?", "Delete the three volumes?").
 const BARE_VERBS: &[&str] = &[
@@ -557,13 +564,13 @@ fn skip_lead_ins<'a>(
 /// Whether `first` (the first word after the lead-ins) makes `part` a
 /// terse proposal.
 fn bare_verb_word(part: &str, first: &str) -> bool {
-    if BARE_VERBS.binary_search(&first).is_ok() {
+    if BARE_VERB_SET.contains(first) {
         return true;
     }
     first.chars().count() >= 4
         && first.ends_with('o')
         && part.trim_start().starts_with('¿')
-        && ES_NOT_VERB.binary_search(&first).is_err()
+        && !ES_NOT_VERB_SET.contains(first)
 }
 
 /// Words skipped before the verb of a terse proposal ("ok, so merge it").
@@ -597,13 +604,16 @@ fn is_lead_in(first: &str) -> bool {
 /// spaces instead of five substring searches).
 fn has_part_connective(n: &str) -> bool {
     let b = n.as_bytes();
-    b.iter().enumerate().any(|(i, &c)| {
-        c == b' '
-            && b.get(i + 1..).is_some_and(|rest| {
-                [&b"and "[..], b"y ", b"und ", b"also ", b"plus "]
-                    .iter()
-                    .any(|w| rest.starts_with(w))
-            })
+    (0..b.len()).any(|i| {
+        b[i] == b' '
+            && matches!(
+                b.get(i + 1..).unwrap_or_default(),
+                [b'a', b'n', b'd', b' ', ..]
+                    | [b'y', b' ', ..]
+                    | [b'u', b'n', b'd', b' ', ..]
+                    | [b'a', b'l', b's', b'o', b' ', ..]
+                    | [b'p', b'l', b'u', b's', b' ', ..]
+            )
     })
 }
 
@@ -1096,9 +1106,7 @@ impl<'a> ContextIndex<'a> {
 fn context_answers(part: &str, ctx: &ContextIndex<'_>) -> Option<Reason> {
     let mut total = 0usize;
     let mut found = 0usize;
-    for w in
-        tact_core::words(part).filter(|w| w.chars().count() >= 3 && STOP.binary_search(w).is_err())
-    {
+    for w in tact_core::words(part).filter(|w| w.chars().count() >= 3 && !STOP_SET.contains(w)) {
         total += 1;
         if ctx.contains(stem(w)) {
             found += 1;
@@ -1155,6 +1163,18 @@ mod tests {
                 bare_verb_start_segmented(part),
                 "{part:?}"
             );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn part_connective_scan_agrees_with_substring_search(
+            n in "( |and|also|plus|und|y|x|a|nd|lso){0,12}",
+        ) {
+            let naive = [" and ", " y ", " und ", " also ", " plus "]
+                .iter()
+                .any(|w| n.contains(w));
+            prop_assert_eq!(has_part_connective(&n), naive);
         }
     }
 

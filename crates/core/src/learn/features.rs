@@ -82,12 +82,12 @@ impl FeatureConfig {
         let text = truncate(text, MAX_FEATURE_BYTES);
         // Words: maximal runs of alphanumeric characters (or `_`).
         let mut prev: [u64; 2] = [0, 0];
-        for (seen, word) in text
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .filter(|w| !w.is_empty())
-            .enumerate()
-        {
-            let h = fnv(b'w', word.as_bytes());
+        let mut seen = 0usize;
+        let mut word = |word: &[u8]| {
+            if word.is_empty() {
+                return;
+            }
+            let h = fnv(b'w', word);
             emit(h, 1.0);
             if self.word_ngrams >= 2 && seen >= 1 {
                 emit(mix(prev[1], h, 2), 1.0);
@@ -96,6 +96,16 @@ impl FeatureConfig {
                 emit(mix(mix(prev[0], prev[1], 3), h, 3), 1.0);
             }
             prev = [prev[1], h];
+            seen += 1;
+        };
+        if text.is_ascii() {
+            // The same words, split on bytes: no character decoding.
+            text.as_bytes()
+                .split(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+                .for_each(&mut word);
+        } else {
+            text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .for_each(|w| word(w.as_bytes()));
         }
         // Byte n-grams over " text ", so that word starts and ends show.
         let [lo, hi] = self.char_ngrams;
