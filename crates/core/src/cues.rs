@@ -656,6 +656,73 @@ mod tests {
             .unwrap()
     }
 
+    /// The same set with its word-start filter letting every word through:
+    /// the plain anchored walk the filter must agree with.
+    fn unfiltered(set: &CueSet) -> CueSet {
+        let mut all = set.clone();
+        all.words.keys = Box::new([u64::MAX; WORD_FILTER_WORDS]);
+        all
+    }
+
+    #[test]
+    fn the_word_filter_skips_only_words_that_cannot_match() {
+        let set = CueSet::builder()
+            .literals(
+                &[
+                    "or",
+                    "o",
+                    "look into",
+                    "re*",
+                    "investigat*",
+                    "e.g",
+                    "1)",
+                    "größe",
+                ],
+                Cue::new("a", 1.0, "a"),
+            )
+            .literal("(a)", Cue::new("b", 1.0, "b"))
+            .build()
+            .unwrap();
+        let all = unfiltered(&set);
+        for text in [
+            "or o look into it",
+            "looking into",
+            "lookup into",
+            "rerun reset r",
+            "investigation investigat invest",
+            "e.g. eg e.gx",
+            "1) 12) a1)",
+            "größe großer gr",
+            "(a) x(a) or(",
+            "",
+            "o",
+            "orbit or",
+            "investigatoré or",
+        ] {
+            let t = crate::normalize(text);
+            assert_eq!(set.hits(&t), all.hits(&t), "{text}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_word_filter_agrees_with_the_plain_walk(
+            words in proptest::collection::vec(
+                "(or|o|look|into|lookup|re|rerun|investigat|investigation|e\\.g|1\\)|\\(a\\)|größe|gr|é|x|[a-z]{1,6}|[,.?!] ?)",
+                0..14,
+            ),
+        ) {
+            let set = CueSet::builder()
+                .literals(&["or", "o", "look into", "re*", "investigat*", "e.g", "1)", "größe"], Cue::new("a", 1.0, "a"))
+                .literal("(a)", Cue::new("b", 1.0, "b"))
+                .build()
+                .unwrap();
+            let all = unfiltered(&set);
+            let t = crate::normalize(&words.join(" "));
+            proptest::prop_assert_eq!(set.hits(&t), all.hits(&t));
+        }
+    }
+
     #[test]
     fn literals_respect_word_boundaries_and_prefixes() {
         let s = set();
