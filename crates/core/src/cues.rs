@@ -193,10 +193,15 @@ impl CueSetBuilder {
                 message: "empty literal".into(),
             });
         }
-        let mut first_bytes = [false; 256];
+        let mut classes = [0u8; 256];
+        for (b, c) in classes.iter_mut().enumerate() {
+            if u8::try_from(b).is_ok_and(|b| b.is_ascii_alphanumeric()) {
+                *c |= ALNUM;
+            }
+        }
         for (p, ..) in &self.literals {
             if let Some(&b) = p.as_bytes().first() {
-                first_bytes[usize::from(b)] = true;
+                classes[usize::from(b)] |= FIRST;
             }
         }
         let ac = aho_corasick::nfa::contiguous::Builder::new()
@@ -265,7 +270,7 @@ impl CueSetBuilder {
             .unzip();
         Ok(CueSet {
             ac,
-            first_bytes,
+            classes,
             words,
             literal_prefix,
             literal_cues,
@@ -357,8 +362,9 @@ pub struct CueSet {
     /// effort cues, where a dense DFA takes 2.2 MB and misses the cache on
     /// most steps), walked anchored so failure transitions never run.
     ac: NFA,
-    /// Bytes some literal starts with (a walk elsewhere would die at once).
-    first_bytes: [bool; 256],
+    /// Per byte: [`FIRST`] when some literal starts with it (a walk
+    /// elsewhere would die at once), [`ALNUM`] for ASCII letters and digits.
+    classes: [u8; 256],
     /// Which words may start an accepted literal match (see [`WordFilter`]).
     words: WordFilter,
     literal_prefix: Vec<bool>,
@@ -389,6 +395,11 @@ struct WordFilter {
 /// 64-bit words in the filter's bit set (2^15 bits).
 const WORD_FILTER_WORDS: usize = 512;
 
+/// Byte class: some literal starts with this byte.
+const FIRST: u8 = 1;
+/// Byte class: an ASCII letter or digit.
+const ALNUM: u8 = 2;
+
 impl WordFilter {
     fn new<'p>(literals: impl Iterator<Item = (&'p str, bool)>) -> Self {
         let mut f = Self {
@@ -417,34 +428,34 @@ impl WordFilter {
         f
     }
 
-    /// The end of the ASCII word starting at `at`, and whether a literal
-    /// may be accepted there. A word running on into a non-ASCII
-    /// character is always walked.
-    fn check(&self, bytes: &[u8], at: usize) -> (usize, bool) {
-        let mut end = at + 1;
-        while bytes.get(end).is_some_and(u8::is_ascii_alphanumeric) {
-            end += 1;
-        }
+    /// Whether a literal may be accepted at the ASCII word `bytes[at..end]`
+    /// (`end` is its end). A word running on into a non-ASCII character is
+    /// always walked.
+    fn may_start(&self, bytes: &[u8], at: usize, end: usize) -> bool {
         let word = bytes.get(at..end).unwrap_or_default();
-        let may = bytes.get(end).is_some_and(|b| !b.is_ascii())
+        bytes.get(end).is_some_and(|b| !b.is_ascii())
             || word
                 .first()
                 .is_some_and(|&b| self.short_prefix[usize::from(b)])
             || {
                 let (w, m) = bit_of(word_key(word));
                 self.keys.get(w).is_some_and(|x| x & m != 0)
-            };
-        (end, may)
+            }
     }
 }
 
 /// The filter key of a word or token: its first four bytes, or all of it
 /// (zero-padded) when shorter, hashed.
 fn word_key(word: &[u8]) -> u64 {
-    let mut k = [0u8; 4];
-    let n = word.len().min(4);
-    k[..n].copy_from_slice(&word[..n]);
-    let x = u64::from(u32::from_le_bytes(k)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    // Built without a variable-length copy, which compiles to a call.
+    let k = match *word {
+        [a, b, c, d, ..] => u32::from_le_bytes([a, b, c, d]),
+        [a, b, c] => u32::from_le_bytes([a, b, c, 0]),
+        [a, b] => u32::from_le_bytes([a, b, 0, 0]),
+        [a] => u32::from(a),
+        [] => 0,
+    };
+    let x = u64::from(k).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     x ^ (x >> 32)
 }
 
@@ -549,25 +560,29 @@ impl CueSet {
             let b = bytes[pos];
             let here = pos;
             if b.is_ascii() {
-                pos += 1;
-                let alnum = b.is_ascii_alphanumeric();
-                if alnum && prev_alnum {
-                    // Mid-word: skip the rest of the ASCII word at once.
-                    while bytes.get(pos).is_some_and(u8::is_ascii_alphanumeric) {
-                        pos += 1;
+                let class = self.classes[usize::from(b)];
+                if class & ALNUM != 0 {
+                    // A word (or the rest of one): its end is found once,
+                    // and only a word start that may begin an accepted
+                    // match is walked.
+                    let mut end = pos + 1;
+                    while bytes
+                        .get(end)
+                        .is_some_and(|&b| self.classes[usize::from(b)] & ALNUM != 0)
+                    {
+                        end += 1;
                     }
-                    continue;
-                }
-                prev_alnum = alnum;
-                if !self.first_bytes[usize::from(b)] {
-                    continue;
-                }
-                if alnum {
-                    // A word start: walk only if the word can begin an
-                    // accepted match; otherwise skip the whole word.
-                    let (end, may_start) = self.words.check(bytes, here);
-                    if !may_start {
-                        pos = end;
+                    let walk =
+                        !prev_alnum && class & FIRST != 0 && self.words.may_start(bytes, here, end);
+                    pos = end;
+                    prev_alnum = true;
+                    if !walk {
+                        continue;
+                    }
+                } else {
+                    pos += 1;
+                    prev_alnum = false;
+                    if class & FIRST == 0 {
                         continue;
                     }
                 }
@@ -579,7 +594,7 @@ impl CueSet {
                 pos += len;
                 let mid_word = alnum && prev_alnum;
                 prev_alnum = alnum;
-                if mid_word || !self.first_bytes[usize::from(b)] {
+                if mid_word || self.classes[usize::from(b)] & FIRST == 0 {
                     continue;
                 }
             }

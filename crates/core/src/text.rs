@@ -175,7 +175,80 @@ fn fold_common(c: char) -> Option<&'static str> {
 /// The words of a text by Unicode word boundaries (UAX #29): `e.g.` and
 /// `3.11` are one word each, punctuation is not a word.
 pub fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.unicode_words()
+    if text.is_ascii() {
+        Words::Ascii(AsciiWords { text, at: 0 })
+    } else {
+        Words::Unicode(text.unicode_words())
+    }
+}
+
+/// The iterator of [`words`]: ASCII text is split on bytes.
+enum Words<'a> {
+    Ascii(AsciiWords<'a>),
+    Unicode(unicode_segmentation::UnicodeWords<'a>),
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match self {
+            Words::Ascii(w) => w.next(),
+            Words::Unicode(w) => w.next(),
+        }
+    }
+}
+
+/// The UAX #29 words of ASCII text, without character decoding. A word is
+/// a run of letters, digits and `_` (rules WB5, WB8-10, WB13a-b), which a
+/// single `:`, `.` or `'` continues between two letters (WB6-7), and a
+/// single `.`, `,`, `;` or `'` between two digits (WB11-12). Runs of `_`
+/// alone hold no letter or digit and are no word.
+struct AsciiWords<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Iterator for AsciiWords<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let b = self.text.as_bytes();
+        let is_run = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        loop {
+            let start = self.at + b.get(self.at..)?.iter().position(|&c| is_run(c))?;
+            let mut end = start;
+            let mut alnum = false;
+            loop {
+                match b.get(end) {
+                    Some(&c) if is_run(c) => {
+                        alnum |= c != b'_';
+                        end += 1;
+                    }
+                    Some(&mid) if end > start => {
+                        let (Some(&prev), Some(&next)) = (b.get(end - 1), b.get(end + 1)) else {
+                            break;
+                        };
+                        let letters = prev.is_ascii_alphabetic()
+                            && next.is_ascii_alphabetic()
+                            && matches!(mid, b':' | b'.' | b'\'');
+                        let digits = prev.is_ascii_digit()
+                            && next.is_ascii_digit()
+                            && matches!(mid, b'.' | b',' | b';' | b'\'');
+                        if !(letters || digits) {
+                            break;
+                        }
+                        end += 1;
+                    }
+                    _ => break,
+                }
+            }
+            self.at = end;
+            if alnum {
+                return self.text.get(start..end);
+            }
+        }
+    }
 }
 
 /// Number of words in a text (see [`words`]).
@@ -819,6 +892,30 @@ pub fn extract_questions(message: &str) -> Vec<Segment> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_words_follow_uax29() {
+        for t in [
+            "e.g. 3.11, don't a:b a.b.c a..b 1,000.5 x1.y 1.a a.1 __init__ _ __ a_.b",
+            "foo_bar _x x_ 1;2 1'2 a'b a;b a,b 1:2 .5 5. 'a' \"q\" a-b",
+            "",
+            "...",
+            "  v2.3.1 numpy==1.26.4 14:32:05 https://x.io/a_b?c=1",
+        ] {
+            let fast: Vec<&str> = words(t).collect();
+            let uax: Vec<&str> = t.unicode_words().collect();
+            assert_eq!(fast, uax, "{t:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn ascii_words_agree_with_unicode_words(t in "[abZ19_.,;:'\" \n\t!?()/=-]{0,40}") {
+            let fast: Vec<&str> = words(&t).collect();
+            let uax: Vec<&str> = t.unicode_words().collect();
+            proptest::prop_assert_eq!(fast, uax);
+        }
+    }
 
     #[test]
     fn the_latin_fast_path_matches_the_general_one() {

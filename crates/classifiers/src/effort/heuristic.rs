@@ -743,7 +743,7 @@ impl Heuristic {
         } else {
             self.cues.hits_unlocated(&preamble)
         };
-        let extra = Extra::from_preamble(&self.cues, &pre_hits, &preamble);
+        let extra = Extra::from_preamble(&pre_hits, &preamble);
         if let Some(t) = trace.as_deref_mut() {
             t.extend(extra.reasons.iter().filter_map(|r| match &r.cue {
                 std::borrow::Cow::Borrowed(name) => Some(*name),
@@ -762,20 +762,22 @@ impl Heuristic {
                 t.push("multi_part");
             }
         }
-        let mut best: Option<(EffortLevel, f32, f32, Vec<Reason>)> = None;
+        // Reasons are written for the deciding part only.
+        let mut best: Option<(&str, PartDecision<'_>)> = None;
         for part in &parts {
-            let (label, conf, gap, reasons) =
-                self.classify_part(part, norm_ctx.as_ref(), &extra, trace.as_deref_mut());
+            let d = self.classify_part(part, norm_ctx.as_ref(), &extra, trace.as_deref_mut());
             let better = match &best {
                 None => true,
-                Some((l, c, _, _)) => label > *l || (label == *l && conf > *c),
+                Some((_, b)) => d.label > b.label || (d.label == b.label && d.conf > b.conf),
             };
             if better {
-                best = Some((label, conf, gap, reasons));
+                best = Some((part, d));
             }
         }
-        let (label, conf, gap, mut reasons) =
-            best.unwrap_or((EffortLevel::Medium, 0.34, 0.0, Vec::new()));
+        let (label, conf, gap, mut reasons) = match best {
+            Some((part, d)) => (d.label, d.conf, d.gap, d.reasons(part, &extra)),
+            None => (EffortLevel::Medium, 0.34, 0.0, Vec::new()),
+        };
         if parts.len() > 1 {
             reasons.push(Reason::new(
                 "multi_part",
@@ -794,13 +796,13 @@ impl Heuristic {
         )
     }
 
-    fn classify_part(
-        &self,
+    fn classify_part<'c>(
+        &'c self,
         part: &str,
         ctx: Option<&ContextIndex<'_>>,
         extra: &Extra,
         mut trace: Option<&mut Vec<&'static str>>,
-    ) -> (EffortLevel, f32, f32, Vec<Reason>) {
+    ) -> PartDecision<'c> {
         let mut hits = self.cues.hits_unlocated(part);
         if hits.iter().any(|h| h.cue.tag == tag::TRIGGER) {
             hits.extend(self.rare.hits_unlocated(part));
@@ -830,7 +832,17 @@ impl Heuristic {
                     if let Some(t) = trace {
                         t.push("context_answers");
                     }
-                    return (EffortLevel::Low, 0.8, CONTEXT_GAP, vec![reason]);
+                    return PartDecision {
+                        label: EffortLevel::Low,
+                        conf: 0.8,
+                        gap: CONTEXT_GAP,
+                        hits: Vec::new(),
+                        bare,
+                        proposal: false,
+                        at_hand: false,
+                        fact_lookup: false,
+                        context: Some(reason),
+                    };
                 }
             }
         }
@@ -891,16 +903,52 @@ impl Heuristic {
         } else {
             EffortLevel::Medium
         };
-        let conf = softmax_winner(s, label);
-        let gap = top_two_gap(s);
-        let mut reasons = reasons_for(&self.cues, &hits, part, label, proposal, at_hand);
-        if label == EffortLevel::Low && bare {
-            reasons.insert(
-                0,
-                Reason::new("bare_proposal", "opens with a verb: a terse proposal", 2.0),
-            );
+        PartDecision {
+            label,
+            conf: softmax_winner(s, label),
+            gap: top_two_gap(s),
+            hits,
+            bare,
+            proposal,
+            at_hand,
+            fact_lookup,
+            context: None,
         }
-        if label == EffortLevel::High && fact_lookup {
+    }
+}
+
+/// One part's decision, with what its reasons are written from (only the
+/// deciding part's are).
+struct PartDecision<'c> {
+    label: EffortLevel,
+    conf: f32,
+    gap: f32,
+    hits: Vec<CueHit<'c>>,
+    bare: bool,
+    proposal: bool,
+    at_hand: bool,
+    fact_lookup: bool,
+    /// Set when the context answers the part (its only reason).
+    context: Option<Reason>,
+}
+
+impl PartDecision<'_> {
+    /// The reasons for the decision: the supporting cues by weight, then
+    /// the markers and the surrounding text's evidence.
+    fn reasons(self, part: &str, extra: &Extra) -> Vec<Reason> {
+        if let Some(reason) = self.context {
+            return vec![reason];
+        }
+        let label = self.label;
+        let mut reasons = reasons_for(
+            self.hits,
+            part,
+            label,
+            self.proposal,
+            self.at_hand,
+            label == EffortLevel::Low && self.bare,
+        );
+        if label == EffortLevel::High && self.fact_lookup {
             reasons.push(Reason::new(
                 "fact_lookup",
                 "asks for a fact about systems or data, not a wish",
@@ -927,7 +975,7 @@ impl Heuristic {
         if reasons.len() > 1 {
             reasons.retain(|r| r.cue != "default");
         }
-        (label, conf, gap, reasons)
+        reasons
     }
 }
 
@@ -958,7 +1006,7 @@ struct Extra {
 }
 
 impl Extra {
-    fn from_preamble(cues: &CueSet, hits: &[CueHit<'_>], text: &str) -> Self {
+    fn from_preamble(hits: &[CueHit<'_>], text: &str) -> Self {
         let mut e = Extra::default();
         for h in hits {
             let take = match h.cue.tag {
@@ -988,7 +1036,7 @@ impl Extra {
             if take {
                 e.reasons.push(Reason::new(
                     h.cue.name,
-                    match span_text(cues, h, text) {
+                    match span_text(h, text) {
                         "" => format!("{} (in the surrounding text)", h.cue.explanation),
                         m => format!("{} (in the surrounding text): `{m}`", h.cue.explanation),
                     },
@@ -1033,35 +1081,45 @@ fn supports(tag: u16, label: EffortLevel, proposal: bool, at_hand: bool) -> bool
 
 /// The matched text of a literal hit; regex hits are not located (that
 /// would cost a second search per cue), so they give "".
-fn span_text<'t>(_cues: &CueSet, hit: &CueHit<'_>, text: &'t str) -> &'t str {
+fn span_text<'t>(hit: &CueHit<'_>, text: &'t str) -> &'t str {
     text.get(hit.start..hit.end).unwrap_or("").trim()
 }
 
+/// The reasons of the hits supporting `label`, heaviest first (ties in
+/// text order), after a leading `bare_proposal` when `bare` (else, with no
+/// supporting hit, a `default` reason).
 fn reasons_for(
-    cues: &CueSet,
-    hits: &[CueHit<'_>],
+    mut hits: Vec<CueHit<'_>>,
     part: &str,
     label: EffortLevel,
     proposal: bool,
     at_hand: bool,
+    bare: bool,
 ) -> Vec<Reason> {
-    let mut out: Vec<Reason> = hits
-        .iter()
-        .filter(|h| supports(h.cue.tag, label, proposal, at_hand))
-        .map(|h| {
-            let matched = span_text(cues, h, part);
-            // At most 48 characters quoted (bytes bound characters).
-            let detail: std::borrow::Cow<'static, str> =
-                if matched.is_empty() || (matched.len() > 48 && matched.chars().count() > 48) {
-                    h.cue.explanation.into()
-                } else {
-                    [h.cue.explanation, ": `", matched, "`"].concat().into()
-                };
-            Reason::new(h.cue.name, detail, h.cue.weight)
-        })
-        .collect();
-    out.sort_by(|a, b| b.weight.total_cmp(&a.weight));
-    if out.is_empty() {
+    hits.retain(|h| supports(h.cue.tag, label, proposal, at_hand));
+    // A stable sort of the small hits rather than of the reasons built
+    // from them.
+    hits.sort_by(|a, b| b.cue.weight.total_cmp(&a.cue.weight));
+    let mut out: Vec<Reason> = Vec::with_capacity(hits.len() + 3);
+    if bare {
+        out.push(Reason::new(
+            "bare_proposal",
+            "opens with a verb: a terse proposal",
+            2.0,
+        ));
+    }
+    out.extend(hits.iter().map(|h| {
+        let matched = span_text(h, part);
+        // At most 48 characters quoted (bytes bound characters).
+        let detail: std::borrow::Cow<'static, str> =
+            if matched.is_empty() || (matched.len() > 48 && matched.chars().count() > 48) {
+                h.cue.explanation.into()
+            } else {
+                [h.cue.explanation, ": `", matched, "`"].concat().into()
+            };
+        Reason::new(h.cue.name, detail, h.cue.weight)
+    }));
+    if hits.is_empty() {
         out.push(Reason::new("default", "no strong cue; open request", 0.0));
     }
     out
@@ -1075,29 +1133,65 @@ fn stem(w: &str) -> &str {
         .iter()
         .find_map(|suf| w.strip_suffix(suf).filter(|rest| rest.len() >= 3))
         .unwrap_or(w);
+    if w.len() <= 5 {
+        return w;
+    }
+    if w.as_bytes()[..5].is_ascii() {
+        return &w[..5];
+    }
     match w.char_indices().nth(5) {
         Some((i, _)) => &w[..i],
         None => w,
     }
 }
 
-/// The stems of a context's words (borrowed from the normalized context),
-/// sorted for binary search, built once per classification.
+/// The stems of a context's words, sorted for binary search, built once
+/// per classification. A stem of up to seven bytes is packed into one
+/// integer key (its bytes and its length: equal keys, equal stems), so
+/// that sorting and searching compare integers; longer stems (non-ASCII
+/// text) are kept as strings.
 pub(crate) struct ContextIndex<'a> {
-    stems: Vec<&'a str>,
+    keys: Vec<u64>,
+    long: Vec<&'a str>,
 }
 
 impl<'a> ContextIndex<'a> {
     fn new(ctx: &'a str) -> Self {
-        let mut stems: Vec<&'a str> = tact_core::words(ctx).map(stem).collect();
-        stems.sort_unstable();
-        stems.dedup();
-        Self { stems }
+        let mut keys = Vec::with_capacity(ctx.len() / 4 + 4);
+        let mut long = Vec::new();
+        for s in tact_core::words(ctx).map(stem) {
+            match stem_key(s) {
+                Some(k) => keys.push(k),
+                None => long.push(s),
+            }
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        long.sort_unstable();
+        long.dedup();
+        Self { keys, long }
     }
 
     fn contains(&self, stem: &str) -> bool {
-        self.stems.binary_search(&stem).is_ok()
+        match stem_key(stem) {
+            Some(k) => self.keys.binary_search(&k).is_ok(),
+            None => self.long.binary_search(&stem).is_ok(),
+        }
     }
+}
+
+/// A stem of at most seven bytes as an integer: its bytes, then its length
+/// in the top byte.
+fn stem_key(stem: &str) -> Option<u64> {
+    let b = stem.as_bytes();
+    if b.len() > 7 {
+        return None;
+    }
+    let mut k = (b.len() as u64) << 56;
+    for (i, &x) in b.iter().enumerate() {
+        k |= u64::from(x) << (8 * i);
+    }
+    Some(k)
 }
 
 /// Whether the context already answers `part`: at least half of the
@@ -1166,7 +1260,46 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_context_index_finds_exactly_the_context_stems() {
+        let ctx = "deploys run nightly; the café's über-long übersetzungen, 3.11 and v2 ok";
+        let idx = ContextIndex::new(ctx);
+        let stems: Vec<&str> = tact_core::words(ctx).map(stem).collect();
+        for w in [
+            "deploying",
+            "runs",
+            "nightly",
+            "cafe",
+            "café",
+            "über",
+            "übersetzung",
+            "3.11",
+            "v2",
+            "ok",
+            "okay",
+            "night",
+            "deplo",
+            "x",
+            "",
+        ] {
+            assert_eq!(idx.contains(stem(w)), stems.contains(&stem(w)), "{w}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn the_context_index_agrees_with_a_plain_search(
+            ctx in proptest::collection::vec("[a-cé]{1,9}", 0..30),
+            probe in "[a-cé]{0,9}",
+        ) {
+            let ctx = ctx.join(" ");
+            let stems: Vec<&str> = tact_core::words(&ctx).map(stem).collect();
+            prop_assert_eq!(
+                ContextIndex::new(&ctx).contains(stem(&probe)),
+                stems.contains(&stem(&probe))
+            );
+        }
+
         #[test]
         fn part_connective_scan_agrees_with_substring_search(
             n in "( |and|also|plus|und|y|x|a|nd|lso){0,12}",
