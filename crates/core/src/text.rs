@@ -4,8 +4,13 @@
 //! Offsets are byte offsets into the original text and always fall on
 //! character boundaries, so `&text[seg.start..seg.end]` never panics.
 
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
 use unicode_normalization::UnicodeNormalization;
 use unicode_segmentation::UnicodeSegmentation;
+
+use crate::WordSet;
 
 /// Normalizes text for matching: compatibility decomposition with accents
 /// removed (`é` → `e`, `ß` → `ss`), lower case, typographic quotes and
@@ -346,16 +351,29 @@ fn starts_list_item(rest: &str) -> bool {
     }
 }
 
+/// [`ABBREVIATIONS`] and [`DATE_ABBREVIATIONS`] as sets, built once.
+static ABBREVIATION_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(ABBREVIATIONS));
+static DATE_ABBREVIATION_SET: LazyLock<WordSet> =
+    LazyLock::new(|| WordSet::new(DATE_ABBREVIATIONS));
+
 /// The word just before byte `dot` (exclusive), lower-cased, for the
-/// abbreviation check.
-fn word_before(text: &str, dot: usize) -> String {
+/// abbreviation check (borrowed when it is lower case already).
+fn word_before(text: &str, dot: usize) -> Cow<'_, str> {
     let head = &text[..dot];
     let start = head
         .char_indices()
         .rev()
         .find(|(_, c)| c.is_whitespace() || matches!(c, '(' | '"' | '\'' | '[' | '`'))
         .map_or(0, |(i, c)| i + c.len_utf8());
-    head[start..].to_lowercase()
+    let word = &head[start..];
+    if word
+        .bytes()
+        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+    {
+        Cow::Owned(word.to_lowercase())
+    } else {
+        Cow::Borrowed(word)
+    }
 }
 
 /// Unit abbreviations (lower case, without their dot) that are also
@@ -443,7 +461,7 @@ fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
         }
     }
     // "2:30 p.m. UTC" goes on; "at 5 p.m. The next run" ends.
-    if matches!(word.as_str(), "a.m" | "p.m") {
+    if matches!(&*word, "a.m" | "p.m") {
         let next_word = text[dot + 1..]
             .trim_start()
             .split(|c: char| !c.is_alphanumeric())
@@ -452,10 +470,10 @@ fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
         let all_caps = next_word.chars().count() >= 2 && next_word.chars().all(char::is_uppercase);
         return next.is_some_and(char::is_uppercase) && !all_caps;
     }
-    if ABBREVIATIONS.contains(&word.as_str()) && !unit {
+    if ABBREVIATION_SET.contains(&word) && !unit {
         return word == "etc" && next.is_some_and(char::is_uppercase);
     }
-    if DATE_ABBREVIATIONS.contains(&word.as_str()) {
+    if DATE_ABBREVIATION_SET.contains(&word) {
         return next.is_some_and(char::is_uppercase);
     }
     // The dot before a lower-case word is rarely a sentence end, unless a
@@ -812,9 +830,15 @@ fn is_request(t: &str) -> bool {
             .iter()
             .find_map(|lead| strip_prefix_ignore_ascii_case(head, lead))
             .unwrap_or(head);
-        REQUEST_STARTS
-            .iter()
-            .any(|p| strip_prefix_ignore_ascii_case(head, p).is_some())
+        // Only the starts sharing the first letter can match (they are
+        // all lower-case ASCII).
+        let Some(first) = head.bytes().next().map(|b| b.to_ascii_lowercase()) else {
+            return false;
+        };
+        REQUEST_STARTS.iter().any(|p| {
+            p.as_bytes().first() == Some(&first)
+                && strip_prefix_ignore_ascii_case(head, p).is_some()
+        })
     };
     if raw.is_ascii() {
         // No allocation on the common path.

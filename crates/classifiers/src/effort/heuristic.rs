@@ -674,13 +674,15 @@ impl Heuristic {
 
     /// Classifies, and returns the gap between the deciding part's top two
     /// scores; with `trace`, also pushes the names of the cues and markers
-    /// that fired (the learned model's extra features).
+    /// that fired (the learned model's extra features) and returns
+    /// `normalize(question)` when it was computed on the way (a question
+    /// that is one sentence, or none).
     pub(crate) fn classify_traced(
         &self,
         question: &str,
         context: Option<&str>,
         mut trace: Option<&mut Vec<&'static str>>,
-    ) -> (Classification<EffortLevel>, f32) {
+    ) -> (Classification<EffortLevel>, f32, Option<String>) {
         let ctx_text = context.map(normalize).filter(|c| !c.is_empty());
         let norm_ctx = ctx_text.as_deref().map(ContextIndex::new);
         // The parts: each question sentence (with its option list), split
@@ -689,6 +691,9 @@ impl Heuristic {
         // evidence to every part.
         let segments = extract_questions(question);
         let mut parts: Vec<String> = Vec::new();
+        // `normalize(question)`: the only part, or the split segment.
+        let mut whole_is_part = false;
+        let mut whole: Option<String> = None;
         let mut preamble = String::new();
         let mut add_preamble = |piece: &str| {
             if !piece.trim().is_empty() {
@@ -698,6 +703,7 @@ impl Heuristic {
         };
         if segments.is_empty() {
             parts.push(normalize(question));
+            whole_is_part = true;
         } else {
             let mut last_end = 0;
             for s in &segments {
@@ -706,8 +712,10 @@ impl Heuristic {
                 }
                 last_end = s.end;
                 let n = normalize(s.text(question));
+                let is_whole = s.start == 0 && s.end == question.len();
                 let may_split = has_part_connective(&n);
                 if !may_split {
+                    whole_is_part = is_whole;
                     parts.push(n);
                     continue;
                 }
@@ -731,6 +739,9 @@ impl Heuristic {
                         prev.push_str(piece);
                     }
                     _ => parts.push(piece.to_owned()),
+                }
+                if is_whole {
+                    whole = Some(n);
                 }
             }
             if let Some(rest) = question.get(last_end..) {
@@ -785,6 +796,11 @@ impl Heuristic {
                 0.0,
             ));
         }
+        let normalized = match trace {
+            Some(_) if whole_is_part && parts.len() == 1 => parts.pop(),
+            Some(_) => whole,
+            None => None,
+        };
         (
             Classification {
                 label,
@@ -793,6 +809,7 @@ impl Heuristic {
                 tier: None,
             },
             gap,
+            normalized,
         )
     }
 
@@ -1261,6 +1278,31 @@ mod tests {
     }
 
     #[test]
+    fn the_traced_normalization_is_the_question_normalized() {
+        let h = Heuristic::new().expect("cues compile");
+        let mut returned = 0;
+        for q in [
+            "Should I use Postgres or SQLite?",
+            "Should I ship it and what should the changelog say?",
+            "deploy now",
+            "  Padded question?  ",
+            "\u{b}Should I?",
+            "The build failed. Should I retry?",
+            "¿Quieres que lo despliegue y cuándo?",
+            "",
+        ] {
+            let mut trace = Vec::new();
+            let (_, _, n) = h.classify_traced(q, None, Some(&mut trace));
+            if let Some(n) = n {
+                assert_eq!(n, normalize(q), "{q:?}");
+                returned += 1;
+            }
+            assert!(h.classify_traced(q, None, None).2.is_none());
+        }
+        assert!(returned >= 4, "{returned}");
+    }
+
+    #[test]
     fn the_context_index_finds_exactly_the_context_stems() {
         let ctx = "deploys run nightly; the café's über-long übersetzungen, 3.11 and v2 ok";
         let idx = ContextIndex::new(ctx);
@@ -1287,6 +1329,18 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn the_traced_normalization_is_the_question_normalized_for_any_text(
+            q in "(?s).{0,80}",
+        ) {
+            static H: std::sync::LazyLock<Heuristic> =
+                std::sync::LazyLock::new(|| Heuristic::new().expect("cues compile"));
+            let mut trace = Vec::new();
+            if let Some(n) = H.classify_traced(&q, None, Some(&mut trace)).2 {
+                prop_assert_eq!(n, normalize(&q));
+            }
+        }
+
         #[test]
         fn the_context_index_agrees_with_a_plain_search(
             ctx in proptest::collection::vec("[a-cé]{1,9}", 0..30),

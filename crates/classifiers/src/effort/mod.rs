@@ -151,12 +151,13 @@ impl EffortClassifier {
             }
             (Strategy::Hybrid, Some(model)) => {
                 let mut extras = Vec::with_capacity(16);
-                let (mut c, gap) = h.classify_traced(question, context, Some(&mut extras));
+                let (mut c, gap, normalized) =
+                    h.classify_traced(question, context, Some(&mut extras));
                 if !learned::defers(c.confidence, gap, false, &self.thresholds) {
                     return c.with_tier(Tier::Heuristic);
                 }
                 let input = ModelInput {
-                    text: normalize(question),
+                    text: normalized.unwrap_or_else(|| normalize(question)),
                     extras,
                 };
                 learned::model_decision(model, &input, Some((&mut c, &self.thresholds, gap)))
@@ -181,13 +182,13 @@ impl EffortClassifier {
         context: Option<&str>,
     ) -> Traced<EffortLevel> {
         let mut extras = Vec::with_capacity(16);
-        let (heuristic, gap) = h.classify_traced(question, context, Some(&mut extras));
+        let (heuristic, gap, normalized) = h.classify_traced(question, context, Some(&mut extras));
         Traced {
             heuristic,
             gap,
             fixed: false,
             input: ModelInput {
-                text: normalize(question),
+                text: normalized.unwrap_or_else(|| normalize(question)),
                 extras,
             },
         }

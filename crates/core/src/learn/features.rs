@@ -83,11 +83,8 @@ impl FeatureConfig {
         // Words: maximal runs of alphanumeric characters (or `_`).
         let mut prev: [u64; 2] = [0, 0];
         let mut seen = 0usize;
-        let mut word = |word: &[u8]| {
-            if word.is_empty() {
-                return;
-            }
-            let h = fnv(b'w', word);
+        // Called with each word's hash, `fnv(b'w', word)`.
+        let mut word = |h: u64| {
             emit(h, 1.0);
             if self.word_ngrams >= 2 && seen >= 1 {
                 emit(mix(prev[1], h, 2), 1.0);
@@ -99,13 +96,28 @@ impl FeatureConfig {
             seen += 1;
         };
         if text.is_ascii() {
-            // The same words, split on bytes: no character decoding.
-            text.as_bytes()
-                .split(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
-                .for_each(&mut word);
+            // The same words, split and hashed in one pass over the bytes:
+            // no character decoding.
+            let start = fnv(b'w', b"");
+            let mut h = start;
+            let mut in_word = false;
+            for &b in text.as_bytes() {
+                if b.is_ascii_alphanumeric() || b == b'_' {
+                    h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+                    in_word = true;
+                } else if in_word {
+                    word(h);
+                    h = start;
+                    in_word = false;
+                }
+            }
+            if in_word {
+                word(h);
+            }
         } else {
             text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .for_each(|w| word(w.as_bytes()));
+                .filter(|w| !w.is_empty())
+                .for_each(|w| word(fnv(b'w', w.as_bytes())));
         }
         // Byte n-grams over " text ", so that word starts and ends show.
         let [lo, hi] = self.char_ngrams;
@@ -224,6 +236,43 @@ mod tests {
         let huge = "é".repeat(100_000);
         let n = collect(&cfg, &huge, &[]).len();
         assert!(n < 3 * MAX_FEATURE_BYTES, "{n}");
+    }
+
+    /// The word features as first written: split on characters, then
+    /// hashed word by word.
+    fn word_buckets_by_split(cfg: &FeatureConfig, text: &str) -> Vec<usize> {
+        let mask = (cfg.dim() - 1) as u64;
+        let mut v = Vec::new();
+        let mut prev = [0u64; 2];
+        for (seen, w) in text
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|w| !w.is_empty())
+            .enumerate()
+        {
+            let h = fnv(b'w', w.as_bytes());
+            v.push(fold(h, mask));
+            if cfg.word_ngrams >= 2 && seen >= 1 {
+                v.push(fold(mix(prev[1], h, 2), mask));
+            }
+            if cfg.word_ngrams >= 3 && seen >= 2 {
+                v.push(fold(mix(mix(prev[0], prev[1], 3), h, 3), mask));
+            }
+            prev = [prev[1], h];
+        }
+        v
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_ascii_word_pass_matches_splitting(t in "[ab_1 ,.'-]{0,30}", n in 1u8..=3) {
+            let cfg = FeatureConfig {
+                word_ngrams: n,
+                char_ngrams: [0, 0],
+                char_weight: 0.0,
+                ..FeatureConfig::default()
+            };
+            proptest::prop_assert_eq!(collect(&cfg, &t, &[]), word_buckets_by_split(&cfg, &t));
+        }
     }
 
     #[test]
