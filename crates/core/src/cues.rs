@@ -542,7 +542,8 @@ impl CueSet {
     }
 
     fn collect_hits<'a>(&'a self, normalized: &str, locate: bool) -> Vec<CueHit<'a>> {
-        let mut out: Vec<CueHit<'a>> = Vec::with_capacity(16);
+        // Allocated at the first hit: many searches find none.
+        let mut out: Vec<CueHit<'a>> = Vec::new();
         let mut seen_literal: [usize; 32] = [usize::MAX; 32];
         let mut seen_count = 0usize;
         // Leftmost-longest semantics, searched anchored at each position
@@ -625,6 +626,9 @@ impl CueSet {
                 *slot = idx;
             }
             seen_count += 1;
+            if out.capacity() == 0 {
+                out.reserve(16);
+            }
             out.push(CueHit {
                 cue,
                 start: s,
@@ -643,6 +647,9 @@ impl CueSet {
                 } else {
                     (0, 0)
                 };
+                if out.capacity() == 0 {
+                    out.reserve(16);
+                }
                 out.push(CueHit { cue, start, end });
             };
             if self.anchored > 0 {

@@ -951,7 +951,8 @@ struct PartDecision<'c> {
 
 impl PartDecision<'_> {
     /// The reasons for the decision: the supporting cues by weight, then
-    /// the markers and the surrounding text's evidence.
+    /// the markers and the surrounding text's evidence; `default` when
+    /// there is none.
     fn reasons(self, part: &str, extra: &Extra) -> Vec<Reason> {
         if let Some(reason) = self.context {
             return vec![reason];
@@ -989,8 +990,8 @@ impl PartDecision<'_> {
                     .cloned(),
             );
         }
-        if reasons.len() > 1 {
-            reasons.retain(|r| r.cue != "default");
+        if reasons.is_empty() {
+            reasons.push(Reason::new("default", "no strong cue; open request", 0.0));
         }
         reasons
     }
@@ -1103,8 +1104,7 @@ fn span_text<'t>(hit: &CueHit<'_>, text: &'t str) -> &'t str {
 }
 
 /// The reasons of the hits supporting `label`, heaviest first (ties in
-/// text order), after a leading `bare_proposal` when `bare` (else, with no
-/// supporting hit, a `default` reason).
+/// text order), after a leading `bare_proposal` when `bare`.
 fn reasons_for(
     mut hits: Vec<CueHit<'_>>,
     part: &str,
@@ -1136,9 +1136,6 @@ fn reasons_for(
             };
         Reason::new(h.cue.name, detail, h.cue.weight)
     }));
-    if hits.is_empty() {
-        out.push(Reason::new("default", "no strong cue; open request", 0.0));
-    }
     out
 }
 
