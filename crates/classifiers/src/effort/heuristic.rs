@@ -13,6 +13,7 @@
 
 use std::sync::LazyLock;
 
+use smallvec::SmallVec;
 use tact_core::{Cue, CueHit, CueSet, WordSet, extract_questions, normalize};
 use tact_types::{Classification, EffortLevel, Reason};
 
@@ -641,6 +642,10 @@ const STOP: &[&str] = &[
     "would", "you", "your",
 ];
 
+/// The names of the cues and markers that fired (the learned model's extra
+/// features), inline for the usual few.
+pub(crate) type Extras = SmallVec<[&'static str; 24]>;
+
 #[derive(Debug, Clone)]
 pub(crate) struct Heuristic {
     cues: CueSet,
@@ -681,7 +686,7 @@ impl Heuristic {
         &self,
         question: &str,
         context: Option<&str>,
-        mut trace: Option<&mut Vec<&'static str>>,
+        mut trace: Option<&mut Extras>,
     ) -> (Classification<EffortLevel>, f32, Option<String>) {
         let ctx_text = context.map(normalize).filter(|c| !c.is_empty());
         let norm_ctx = ctx_text.as_deref().map(ContextIndex::new);
@@ -690,7 +695,8 @@ impl Heuristic {
         // whole text. The other sentences (the preamble) lend their
         // evidence to every part.
         let segments = extract_questions(question);
-        let mut parts: Vec<String> = Vec::new();
+        // Most questions have one or two parts: kept inline.
+        let mut parts: SmallVec<[String; 2]> = SmallVec::new();
         // `normalize(question)`: the only part, or the split segment.
         let mut whole_is_part = false;
         let mut whole: Option<String> = None;
@@ -818,7 +824,7 @@ impl Heuristic {
         part: &str,
         ctx: Option<&ContextIndex<'_>>,
         extra: &Extra,
-        mut trace: Option<&mut Vec<&'static str>>,
+        mut trace: Option<&mut Extras>,
     ) -> PartDecision<'c> {
         let mut hits = self.cues.hits_unlocated(part);
         if hits.iter().any(|h| h.cue.tag == tag::TRIGGER) {
@@ -1288,7 +1294,7 @@ mod tests {
             "¿Quieres que lo despliegue y cuándo?",
             "",
         ] {
-            let mut trace = Vec::new();
+            let mut trace = Extras::new();
             let (_, _, n) = h.classify_traced(q, None, Some(&mut trace));
             if let Some(n) = n {
                 assert_eq!(n, normalize(q), "{q:?}");
@@ -1332,7 +1338,7 @@ mod tests {
         ) {
             static H: std::sync::LazyLock<Heuristic> =
                 std::sync::LazyLock::new(|| Heuristic::new().expect("cues compile"));
-            let mut trace = Vec::new();
+            let mut trace = Extras::new();
             if let Some(n) = H.classify_traced(&q, None, Some(&mut trace)).2 {
                 prop_assert_eq!(n, normalize(&q));
             }

@@ -150,7 +150,7 @@ impl EffortClassifier {
                 learned::model_decision(model, &t.input, None)
             }
             (Strategy::Hybrid, Some(model)) => {
-                let mut extras = Vec::with_capacity(16);
+                let mut extras = heuristic::Extras::new();
                 let (mut c, gap, normalized) =
                     h.classify_traced(question, context, Some(&mut extras));
                 if !learned::defers(c.confidence, gap, false, &self.thresholds) {
@@ -158,7 +158,7 @@ impl EffortClassifier {
                 }
                 let input = ModelInput {
                     text: normalized.unwrap_or_else(|| normalize(question)),
-                    extras,
+                    extras: extras.into_vec(),
                 };
                 learned::model_decision(model, &input, Some((&mut c, &self.thresholds, gap)))
             }
@@ -181,7 +181,7 @@ impl EffortClassifier {
         question: &str,
         context: Option<&str>,
     ) -> Traced<EffortLevel> {
-        let mut extras = Vec::with_capacity(16);
+        let mut extras = heuristic::Extras::new();
         let (heuristic, gap, normalized) = h.classify_traced(question, context, Some(&mut extras));
         Traced {
             heuristic,
@@ -189,7 +189,7 @@ impl EffortClassifier {
             fixed: false,
             input: ModelInput {
                 text: normalized.unwrap_or_else(|| normalize(question)),
-                extras,
+                extras: extras.into_vec(),
             },
         }
     }
