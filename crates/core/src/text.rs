@@ -21,9 +21,21 @@ pub fn normalize(text: &str) -> String {
     if text.is_ascii() {
         // Fast path: vectorized lower case, then fold white space only when
         // there is something to fold.
-        let trimmed = text.trim_ascii();
+        // White space as `char::is_whitespace` has it on ASCII (vertical
+        // tab included, unlike `u8::is_ascii_whitespace`).
+        let is_space = |c: u8| matches!(c, b' ' | b'\t'..=b'\r');
+        let bytes = text.as_bytes();
+        let start = bytes
+            .iter()
+            .position(|&c| !is_space(c))
+            .unwrap_or(bytes.len());
+        let end = bytes
+            .iter()
+            .rposition(|&c| !is_space(c))
+            .map_or(start, |e| e + 1);
+        let trimmed = text.get(start..end).unwrap_or_default();
         // Folding is needed for white space other than a single space
-        // (`trim_ascii` left none at either end).
+        // (the trim left none at either end).
         let b = trimmed.as_bytes();
         // Branch-free folds, so the compiler vectorizes them: a control
         // byte (all of `\t \n \r \x0c` are) or two spaces in a row.
@@ -40,7 +52,7 @@ pub fn normalize(text: &str) -> String {
         let mut out = String::with_capacity(text.len());
         let mut pending_space = false;
         for b in lower.bytes() {
-            if b.is_ascii_whitespace() {
+            if is_space(b) {
                 pending_space = !out.is_empty();
                 continue;
             }
@@ -52,14 +64,8 @@ pub fn normalize(text: &str) -> String {
         }
         return out;
     }
-    let out = String::with_capacity(text.len());
-    if text
-        .chars()
-        .all(|c| c.is_ascii() || fold_latin(c).is_some())
-    {
-        return normalize_latin(text, out);
-    }
-    normalize_general(text, out)
+    normalize_latin(text, String::with_capacity(text.len()))
+        .unwrap_or_else(|| normalize_general(text, String::with_capacity(text.len())))
 }
 
 /// What NFKD, accent removal and lower-casing make of the common accented
@@ -81,30 +87,71 @@ fn fold_latin(c: char) -> Option<&'static str> {
         '\u{2018}' | '\u{2019}' | '\u{201a}' | '\u{2032}' => "'",
         '\u{201c}' | '\u{201d}' | '\u{201e}' | '\u{00ab}' | '\u{00bb}' => "\"",
         '\u{2013}' | '\u{2014}' | '\u{2212}' => "-",
+        '\u{2026}' => "...",
+        // Signs that NFKD and lower-casing leave as they are.
+        '§' => "§",
+        '°' => "°",
+        '¶' => "¶",
+        '×' => "×",
+        '÷' => "÷",
+        '±' => "±",
+        '¢' => "¢",
+        '£' => "£",
+        '¥' => "¥",
+        '€' => "€",
+        '©' => "©",
+        '®' => "®",
+        '•' => "•",
+        '←' => "←",
+        '→' => "→",
+        '≤' => "≤",
+        '≥' => "≥",
         _ => return None,
     })
 }
 
 /// [`normalize`] for text of ASCII and [`fold_latin`] characters only:
-/// the same output as the general path, without decomposing.
-fn normalize_latin(text: &str, mut out: String) -> String {
+/// the same output as the general path, without decomposing; `None` at
+/// the first other character. Runs of ASCII are handled byte by byte,
+/// without decoding.
+fn normalize_latin(text: &str, mut out: String) -> Option<String> {
     let mut pending_space = false;
-    for c in text.chars() {
+    let mut rest = text;
+    while !rest.is_empty() {
+        let ascii = rest
+            .as_bytes()
+            .iter()
+            .position(|b| !b.is_ascii())
+            .unwrap_or(rest.len());
+        for &b in rest.as_bytes().get(..ascii).unwrap_or_default() {
+            // `char::is_whitespace` on ASCII.
+            if matches!(b, b' ' | b'\t'..=b'\r') {
+                pending_space = !out.is_empty();
+                continue;
+            }
+            if pending_space {
+                out.push(' ');
+                pending_space = false;
+            }
+            out.push(char::from(b.to_ascii_lowercase()));
+        }
+        rest = rest.get(ascii..).unwrap_or_default();
+        let Some(c) = rest.chars().next() else {
+            break;
+        };
+        rest = rest.get(c.len_utf8()..).unwrap_or_default();
         if c.is_whitespace() {
             pending_space = !out.is_empty();
             continue;
         }
+        let f = fold_latin(c)?;
         if pending_space {
             out.push(' ');
             pending_space = false;
         }
-        if c.is_ascii() {
-            out.push(c.to_ascii_lowercase());
-        } else if let Some(f) = fold_latin(c) {
-            out.push_str(f);
-        }
+        out.push_str(f);
     }
-    out
+    Some(out)
 }
 
 /// [`normalize`] for any text: NFKD, combining marks dropped, lower case.
@@ -178,16 +225,55 @@ fn fold_common(c: char) -> Option<&'static str> {
 }
 
 /// The words of a text by Unicode word boundaries (UAX #29): `e.g.` and
-/// `3.11` are one word each, punctuation is not a word.
+/// `3.11` are one word each, punctuation is not a word. Text of ASCII and
+/// common signs (`¿`, `§`, `°`, `€`, typographic quotes and dashes) is
+/// split on its bytes; any other text by `unicode-segmentation`, with the
+/// same result.
 pub fn words(text: &str) -> impl Iterator<Item = &str> {
-    if text.is_ascii() {
+    if text.is_ascii() || text.chars().all(|c| c.is_ascii() || breaks_words(c)) {
         Words::Ascii(AsciiWords { text, at: 0 })
     } else {
         Words::Unicode(text.unicode_words())
     }
 }
 
-/// The iterator of [`words`]: ASCII text is split on bytes.
+/// Non-ASCII signs that UAX #29 gives no word-break property ("Other":
+/// a boundary on both sides) and that are no letter or digit: text of
+/// ASCII and these splits into words on its ASCII bytes alone.
+fn breaks_words(c: char) -> bool {
+    matches!(
+        c,
+        '¡' | '¿'
+            | '§'
+            | '°'
+            | '¶'
+            | '×'
+            | '÷'
+            | '±'
+            | '¢'
+            | '£'
+            | '¥'
+            | '€'
+            | '©'
+            | '®'
+            | '«'
+            | '»'
+            | '\u{201c}'
+            | '\u{201d}'
+            | '\u{201e}'
+            | '\u{2013}'
+            | '\u{2014}'
+            | '•'
+            | '…'
+            | '←'
+            | '→'
+            | '≤'
+            | '≥'
+    )
+}
+
+/// The iterator of [`words`]: ASCII text (and ASCII with the signs of
+/// [`breaks_words`]) is split on bytes.
 enum Words<'a> {
     Ascii(AsciiWords<'a>),
     Unicode(unicode_segmentation::UnicodeWords<'a>),
@@ -214,43 +300,81 @@ struct AsciiWords<'a> {
     at: usize,
 }
 
+/// Byte class of [`AsciiWords`]: continues a run (letter, digit, `_`).
+const RUN: u8 = 1;
+/// Byte class of [`AsciiWords`]: an ASCII letter or digit.
+const ALNUM: u8 = 2;
+/// Byte class of [`AsciiWords`]: an ASCII letter.
+const ALPHA: u8 = 4;
+/// Byte class of [`AsciiWords`]: an ASCII digit.
+const DIGIT: u8 = 8;
+/// Byte class of [`AsciiWords`]: joins two letters (`:`, `.`, `'`).
+const MID_LETTER: u8 = 16;
+/// Byte class of [`AsciiWords`]: joins two digits (`.`, `,`, `;`, `'`).
+const MID_NUM: u8 = 32;
+
+/// The [`AsciiWords`] class of every byte (non-ASCII bytes have none).
+static WORD_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0usize;
+    while b < 128 {
+        let c = b as u8;
+        let mut k = 0;
+        if c.is_ascii_alphabetic() {
+            k |= RUN | ALNUM | ALPHA;
+        } else if c.is_ascii_digit() {
+            k |= RUN | ALNUM | DIGIT;
+        } else if c == b'_' {
+            k |= RUN;
+        }
+        if matches!(c, b':' | b'.' | b'\'') {
+            k |= MID_LETTER;
+        }
+        if matches!(c, b'.' | b',' | b';' | b'\'') {
+            k |= MID_NUM;
+        }
+        t[b] = k;
+        b += 1;
+    }
+    t
+};
+
 impl<'a> Iterator for AsciiWords<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<&'a str> {
         let b = self.text.as_bytes();
-        let is_run = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let class = |i: usize| b.get(i).map_or(0, |&c| WORD_CLASS[usize::from(c)]);
+        let mut i = self.at;
         loop {
-            let start = self.at + b.get(self.at..)?.iter().position(|&c| is_run(c))?;
-            let mut end = start;
-            let mut alnum = false;
-            loop {
-                match b.get(end) {
-                    Some(&c) if is_run(c) => {
-                        alnum |= c != b'_';
-                        end += 1;
-                    }
-                    Some(&mid) if end > start => {
-                        let (Some(&prev), Some(&next)) = (b.get(end - 1), b.get(end + 1)) else {
-                            break;
-                        };
-                        let letters = prev.is_ascii_alphabetic()
-                            && next.is_ascii_alphabetic()
-                            && matches!(mid, b':' | b'.' | b'\'');
-                        let digits = prev.is_ascii_digit()
-                            && next.is_ascii_digit()
-                            && matches!(mid, b'.' | b',' | b';' | b'\'');
-                        if !(letters || digits) {
-                            break;
-                        }
-                        end += 1;
-                    }
-                    _ => break,
-                }
+            while i < b.len() && class(i) & RUN == 0 {
+                i += 1;
             }
-            self.at = end;
-            if alnum {
-                return self.text.get(start..end);
+            if i >= b.len() {
+                self.at = i;
+                return None;
+            }
+            let start = i;
+            let mut seen = 0u8;
+            loop {
+                let mut k = class(i);
+                while k & RUN != 0 {
+                    seen |= k;
+                    i += 1;
+                    k = class(i);
+                }
+                // One joining byte between two letters or two digits.
+                let (prev, next) = (class(i - 1), class(i + 1));
+                let letters = prev & next & ALPHA != 0 && k & MID_LETTER != 0;
+                let digits = prev & next & DIGIT != 0 && k & MID_NUM != 0;
+                if !(letters || digits) {
+                    break;
+                }
+                i += 1;
+            }
+            self.at = i;
+            if seen & ALNUM != 0 {
+                return self.text.get(start..i);
             }
         }
     }
@@ -552,7 +676,9 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
     let bb = body.as_bytes();
     let inner_break = memchr::memchr3(b'.', b'!', b'?', bb).is_some()
         || memchr::memchr2(b'\n', b'`', bb).is_some()
-        || (!body.is_ascii() && body.contains(['。', '！', '？', '…']));
+        // Their UTF-8 lead bytes first: accented letters have none of them.
+        || (memchr::memchr3(0xE2, 0xE3, 0xEF, bb).is_some()
+            && body.contains(['。', '！', '？', '…']));
     if !inner_break {
         let start = text.len() - text.trim_start().len();
         let end = text.trim_end().len();
@@ -939,12 +1065,62 @@ mod tests {
             let uax: Vec<&str> = t.unicode_words().collect();
             proptest::prop_assert_eq!(fast, uax);
         }
+
+        #[test]
+        fn the_latin_path_agrees_with_the_general_one(
+            t in "[aZ9 .?\t\n\u{b}\u{c}\r\u{85}\u{a0}\u{2028}\u{3000}ÀéÑßü¿§…—“’µ²ŁΩ\u{301}]{0,30}"
+        ) {
+            let general = normalize_general(&t, String::new());
+            if let Some(latin) = normalize_latin(&t, String::new()) {
+                proptest::prop_assert_eq!(&latin, &general);
+            }
+            proptest::prop_assert_eq!(normalize(&t), general);
+        }
+
+        #[test]
+        fn the_ascii_path_agrees_with_the_general_one(t in "[aZ9 .?\t\n\u{1}\u{b}\u{c}\r]{0,20}") {
+            proptest::prop_assert_eq!(normalize(&t), normalize_general(&t, String::new()));
+        }
+
+        #[test]
+        fn words_with_signs_agree_with_unicode_words(
+            t in "[ab19_.,:' ¡¿§°¶×÷±¢£¥€©®«»“”„–—•…←→≤≥]{0,30}"
+        ) {
+            proptest::prop_assume!(t.chars().all(|c| c.is_ascii() || breaks_words(c)));
+            let fast: Vec<&str> = words(&t).collect();
+            let uax: Vec<&str> = t.unicode_words().collect();
+            proptest::prop_assert_eq!(fast, uax);
+        }
+    }
+
+    #[test]
+    fn signs_split_words_as_unicode_does() {
+        let mut checked = 0;
+        for c in (0x80u32..0x2300).filter_map(char::from_u32) {
+            if !breaks_words(c) {
+                continue;
+            }
+            checked += 1;
+            assert!(!c.is_alphanumeric(), "{c:?}");
+            for t in [
+                format!("a{c}b"),
+                format!("1{c}2"),
+                format!("a.{c}b a:{c} 1,{c}2 x'{c}"),
+                format!("{c}Ab_{c} {c}{c}"),
+                format!("a{c}.b 1{c},2 a_{c}_b"),
+            ] {
+                let fast: Vec<&str> = words(&t).collect();
+                let uax: Vec<&str> = t.unicode_words().collect();
+                assert_eq!(fast, uax, "{c:?} in {t:?}");
+            }
+        }
+        assert_eq!(checked, 27);
     }
 
     #[test]
     fn the_latin_fast_path_matches_the_general_one() {
         let mut checked = 0;
-        for c in (0x80u32..0x2200).filter_map(char::from_u32) {
+        for c in (0x80u32..0x2300).filter_map(char::from_u32) {
             if fold_latin(c).is_none() {
                 continue;
             }
@@ -956,7 +1132,7 @@ mod tests {
             ] {
                 assert_eq!(
                     normalize_latin(&t, String::new()),
-                    normalize_general(&t, String::new()),
+                    Some(normalize_general(&t, String::new())),
                     "{c:?} in {t:?}"
                 );
             }
