@@ -39,6 +39,7 @@
 #![deny(missing_docs)]
 
 mod calibration;
+mod detail;
 pub mod effort;
 mod error;
 pub mod granularity;

@@ -600,7 +600,7 @@ fn reasons(found: &[(&Cue, &str)], label: Granularity, digits: bool, values: f32
             let matched = matched.strip_prefix("^ ").unwrap_or(matched);
             Reason::new(
                 cue.name,
-                format!("{}: `{matched}`", cue.explanation),
+                crate::detail::cue_match(cue.explanation, matched),
                 weight,
             )
         })

@@ -932,7 +932,11 @@ fn reasons(found: &[(&Cue, &str)], label: QueryType) -> Vec<Reason> {
         .into_iter()
         .map(|(cue, matched)| {
             let m = matched.strip_prefix("^ ").unwrap_or(matched);
-            Reason::new(cue.name, format!("{}: `{m}`", cue.explanation), cue.weight)
+            Reason::new(
+                cue.name,
+                crate::detail::cue_match(cue.explanation, m),
+                cue.weight,
+            )
         })
         .collect()
 }
