@@ -760,12 +760,9 @@ impl Heuristic {
         } else {
             self.cues.hits_unlocated(&preamble)
         };
-        let extra = Extra::from_preamble(&pre_hits, &preamble);
+        let extra = Extra::from_preamble(&pre_hits);
         if let Some(t) = trace.as_deref_mut() {
-            t.extend(extra.reasons.iter().filter_map(|r| match &r.cue {
-                std::borrow::Cow::Borrowed(name) => Some(*name),
-                std::borrow::Cow::Owned(_) => None,
-            }));
+            t.extend(extra.taken.iter().map(|h| h.cue.name));
             if extra.at_hand {
                 t.push("preamble_at_hand");
             }
@@ -792,15 +789,14 @@ impl Heuristic {
             }
         }
         let (label, conf, gap, mut reasons) = match best {
-            Some((part, d)) => (d.label, d.conf, d.gap, d.reasons(part, &extra)),
+            Some((part, d)) => (d.label, d.conf, d.gap, d.reasons(part, &extra, &preamble)),
             None => (EffortLevel::Medium, 0.34, 0.0, Vec::new()),
         };
         if parts.len() > 1 {
-            reasons.push(Reason::new(
-                "multi_part",
-                format!("{} parts; the highest decides", parts.len()),
-                0.0,
-            ));
+            let mut detail = String::with_capacity(32);
+            crate::detail::push_count(&mut detail, parts.len());
+            detail.push_str(" parts; the highest decides");
+            reasons.push(Reason::new("multi_part", detail, 0.0));
         }
         let normalized = match trace {
             Some(_) if whole_is_part && parts.len() == 1 => parts.pop(),
@@ -823,7 +819,7 @@ impl Heuristic {
         &'c self,
         part: &str,
         ctx: Option<&str>,
-        extra: &Extra,
+        extra: &Extra<'_>,
         mut trace: Option<&mut Extras>,
     ) -> PartDecision<'c> {
         let mut hits = self.cues.hits_unlocated(part);
@@ -959,7 +955,7 @@ impl PartDecision<'_> {
     /// The reasons for the decision: the supporting cues by weight, then
     /// the markers and the surrounding text's evidence; `default` when
     /// there is none.
-    fn reasons(self, part: &str, extra: &Extra) -> Vec<Reason> {
+    fn reasons(self, part: &str, extra: &Extra<'_>, preamble: &str) -> Vec<Reason> {
         if let Some(reason) = self.context {
             return vec![reason];
         }
@@ -979,23 +975,22 @@ impl PartDecision<'_> {
                 FACT_LOOKUP,
             ));
         }
-        if label != EffortLevel::Medium || extra.reasons.is_empty() {
-            reasons.extend(
-                extra
-                    .reasons
-                    .iter()
-                    .filter(|r| match label {
-                        EffortLevel::Low => {
-                            r.cue.starts_with("explicit_options") || r.cue.starts_with("option_")
-                        }
-                        EffortLevel::High => {
-                            !r.cue.starts_with("explicit_options") && !r.cue.starts_with("option_")
-                        }
+        // The surrounding text's evidence for a low or high label.
+        reasons.extend(
+            extra
+                .taken
+                .iter()
+                .filter(|h| {
+                    let option = h.cue.name.starts_with("explicit_options")
+                        || h.cue.name.starts_with("option_");
+                    match label {
+                        EffortLevel::Low => option,
+                        EffortLevel::High => !option,
                         EffortLevel::Medium => false,
-                    })
-                    .cloned(),
-            );
-        }
+                    }
+                })
+                .map(|h| preamble_reason(h, preamble)),
+        );
         if reasons.is_empty() {
             reasons.push(Reason::new("default", "no strong cue; open request", 0.0));
         }
@@ -1021,16 +1016,18 @@ const FACT_LOOKUP: f32 = 1.3;
 /// the stress test", "I couldn't find it", "I can do A or B", "This affects
 /// isolation and cost".
 #[derive(Debug, Default)]
-struct Extra {
+struct Extra<'c> {
     high: f32,
     strategy: f32,
     options: f32,
     at_hand: bool,
-    reasons: Vec<Reason>,
+    /// The hits that lend evidence (their reasons are written only for
+    /// the decision they support).
+    taken: SmallVec<[CueHit<'c>; 4]>,
 }
 
-impl Extra {
-    fn from_preamble(hits: &[CueHit<'_>], text: &str) -> Self {
+impl<'c> Extra<'c> {
+    fn from_preamble(hits: &[CueHit<'c>]) -> Self {
         let mut e = Extra::default();
         for h in hits {
             let take = match h.cue.tag {
@@ -1058,18 +1055,27 @@ impl Extra {
                 _ => false,
             };
             if take {
-                e.reasons.push(Reason::new(
-                    h.cue.name,
-                    match span_text(h, text) {
-                        "" => format!("{} (in the surrounding text)", h.cue.explanation),
-                        m => format!("{} (in the surrounding text): `{m}`", h.cue.explanation),
-                    },
-                    h.cue.weight,
-                ));
+                e.taken.push(*h);
             }
         }
         e
     }
+}
+
+/// The reason of a hit in the surrounding text (`text`, the normalized
+/// preamble it was found in).
+fn preamble_reason(h: &CueHit<'_>, text: &str) -> Reason {
+    const WHERE: &str = " (in the surrounding text)";
+    let m = span_text(h, text);
+    let mut detail = String::with_capacity(h.cue.explanation.len() + WHERE.len() + m.len() + 4);
+    detail.push_str(h.cue.explanation);
+    detail.push_str(WHERE);
+    if !m.is_empty() {
+        detail.push_str(": `");
+        detail.push_str(m);
+        detail.push('`');
+    }
+    Reason::new(h.cue.name, detail, h.cue.weight)
 }
 
 fn softmax_winner(s: Scores, label: EffortLevel) -> f32 {
@@ -1210,11 +1216,12 @@ fn context_answers(part: &str, ctx: &str) -> Option<Reason> {
     }
     let ratio = found as f32 / total as f32;
     (ratio >= 0.5 && (found >= 2 || total == 1)).then(|| {
-        Reason::new(
-            "context_answers",
-            format!("{found} of {total} key words are in the given context"),
-            2.0,
-        )
+        let mut detail = String::with_capacity(48);
+        crate::detail::push_count(&mut detail, found);
+        detail.push_str(" of ");
+        crate::detail::push_count(&mut detail, total);
+        detail.push_str(" key words are in the given context");
+        Reason::new("context_answers", detail, 2.0)
     })
 }
 
