@@ -570,7 +570,9 @@ fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
         return true;
     }
     // "1." opening a numbered list item.
-    let line = text[..dot].rsplit('\n').next().unwrap_or("").trim();
+    let head = text.as_bytes().get(..dot).unwrap_or_default();
+    let line_start = memchr::memrchr(b'\n', head).map_or(0, |p| p + 1);
+    let line = text.get(line_start..dot).unwrap_or("").trim();
     if !line.is_empty() && line.len() <= 3 && line.chars().all(|c| c.is_ascii_digit()) {
         return false;
     }

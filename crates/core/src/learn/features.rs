@@ -123,16 +123,17 @@ impl FeatureConfig {
         let [lo, hi] = self.char_ngrams;
         let cw = self.char_weight;
         if lo > 0 && cw > 0.0 {
-            let mut buf = [b' '; MAX_FEATURE_BYTES + 2];
-            let len = text.len() + 2;
-            buf[1..len - 1].copy_from_slice(text.as_bytes());
-            let padded = &buf[..len];
+            // " text " read in place, not copied into a padded buffer: byte
+            // `i` of it is a space at either end, else `text[i - 1]`.
+            let bytes = text.as_bytes();
+            let padded = |i: usize| bytes.get(i.wrapping_sub(1)).copied().unwrap_or(b' ');
+            let len = bytes.len() + 2;
             let (lo, hi) = (usize::from(lo), usize::from(hi));
             for start in 0..len {
                 let end = (start + hi).min(len);
                 let mut h = FNV_OFFSET ^ u64::from(b'c');
-                for (k, &b) in padded[start..end].iter().enumerate() {
-                    h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+                for (k, i) in (start..end).enumerate() {
+                    h = (h ^ u64::from(padded(i))).wrapping_mul(FNV_PRIME);
                     if k + 1 >= lo {
                         emit(h ^ (k as u64 + 1), cw);
                     }
@@ -262,7 +263,47 @@ mod tests {
         v
     }
 
+    /// The byte n-gram features as first written: " text " copied into a
+    /// padded buffer, each n-gram hashed from its start.
+    fn char_buckets_by_copy(cfg: &FeatureConfig, text: &str) -> Vec<usize> {
+        let mask = (cfg.dim() - 1) as u64;
+        let padded = [b" ", text.as_bytes(), b" "].concat();
+        let [lo, hi] = cfg.char_ngrams.map(usize::from);
+        let mut v = Vec::new();
+        for start in 0..padded.len() {
+            let mut h = FNV_OFFSET ^ u64::from(b'c');
+            for (k, &b) in padded[start..(start + hi).min(padded.len())]
+                .iter()
+                .enumerate()
+            {
+                h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+                if k + 1 >= lo {
+                    v.push(fold(h ^ (k as u64 + 1), mask));
+                }
+            }
+        }
+        v
+    }
+
     proptest::proptest! {
+        #[test]
+        fn the_in_place_byte_ngrams_match_a_padded_copy(
+            t in "(?s).{0,40}",
+            lo in 1u8..=3,
+            extra in 0u8..=2,
+        ) {
+            let cfg = FeatureConfig {
+                word_ngrams: 1,
+                char_ngrams: [lo, lo + extra],
+                char_weight: 0.5,
+                ..FeatureConfig::default()
+            };
+            let words = FeatureConfig { char_ngrams: [0, 0], char_weight: 0.0, ..cfg };
+            let all = collect(&cfg, &t, &[]);
+            let n_words = collect(&words, &t, &[]).len();
+            proptest::prop_assert_eq!(&all[n_words..], &char_buckets_by_copy(&cfg, &t)[..]);
+        }
+
         #[test]
         fn the_ascii_word_pass_matches_splitting(t in "[ab_1 ,.'-]{0,30}", n in 1u8..=3) {
             let cfg = FeatureConfig {

@@ -283,20 +283,51 @@ impl LinearModel {
     /// [`crate::normalize`]) and the names of extra features (for example
     /// the heuristic cues that fired). Allocates nothing.
     pub fn predict<'e>(&self, text: &str, extras: impl IntoIterator<Item = &'e str>) -> Prediction {
-        let k = self.labels.len();
-        let mut sums = [0.0f32; MAX_LABELS];
+        // Rows of a known width are added as fixed-size arrays, which the
+        // compiler turns into a few vector instructions per feature.
+        match self.labels.len() {
+            2 => self.predict_rows::<2>(text, extras),
+            3 => self.predict_rows::<3>(text, extras),
+            4 => self.predict_rows::<4>(text, extras),
+            _ => self.predict_rows::<MAX_LABELS>(text, extras),
+        }
+    }
+
+    /// [`LinearModel::predict`] with rows of `K` weights read as arrays;
+    /// `K = MAX_LABELS` reads any width up to it.
+    fn predict_rows<'e, const K: usize>(
+        &self,
+        text: &str,
+        extras: impl IntoIterator<Item = &'e str>,
+    ) -> Prediction {
+        let k = self.labels.len().min(K);
+        let mut sums = [0.0f32; K];
         let norm2 = self.features.for_each(text, extras, |bucket, x| {
             let base = bucket * k;
-            if let Some(row) = self.weights.get(base..base + k) {
-                for j in 0..k.min(MAX_LABELS) {
-                    sums[j] += row[j] * x;
+            let Some(row) = self.weights.get(base..base + k) else {
+                return;
+            };
+            match <&[f32; K]>::try_from(row) {
+                Ok(row) => {
+                    for (sum, w) in sums.iter_mut().zip(row) {
+                        *sum += w * x;
+                    }
+                }
+                Err(_) => {
+                    for (sum, w) in sums.iter_mut().zip(row) {
+                        *sum += w * x;
+                    }
                 }
             }
         });
         let scale = if norm2 > 0.0 { 1.0 / norm2.sqrt() } else { 0.0 };
         let mut logits = [0.0f32; MAX_LABELS];
-        for j in 0..k {
-            logits[j] = (self.bias[j] + sums[j] * scale) / self.temperature;
+        for (j, logit) in logits.iter_mut().enumerate().take(k) {
+            let (bias, sum) = (
+                self.bias.get(j).copied().unwrap_or(0.0),
+                sums.get(j).copied().unwrap_or(0.0),
+            );
+            *logit = (bias + sum * scale) / self.temperature;
         }
         softmax(&logits[..k], k)
     }
