@@ -130,12 +130,14 @@ impl FeatureConfig {
             let len = bytes.len() + 2;
             let (lo, hi) = (usize::from(lo), usize::from(hi));
             for start in 0..len {
-                let end = (start + hi).min(len);
+                let n = hi.min(len - start);
                 let mut h = FNV_OFFSET ^ u64::from(b'c');
-                for (k, i) in (start..end).enumerate() {
-                    h = (h ^ u64::from(padded(i))).wrapping_mul(FNV_PRIME);
-                    if k + 1 >= lo {
-                        emit(h ^ (k as u64 + 1), cw);
+                let mut k = 0;
+                while k < n {
+                    h = (h ^ u64::from(padded(start + k))).wrapping_mul(FNV_PRIME);
+                    k += 1;
+                    if k >= lo {
+                        emit(h ^ k as u64, cw);
                     }
                 }
             }

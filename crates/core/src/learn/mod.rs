@@ -289,44 +289,58 @@ impl LinearModel {
             2 => self.predict_rows::<2>(text, extras),
             3 => self.predict_rows::<3>(text, extras),
             4 => self.predict_rows::<4>(text, extras),
-            _ => self.predict_rows::<MAX_LABELS>(text, extras),
+            _ => self.predict_any(text, extras),
         }
     }
 
-    /// [`LinearModel::predict`] with rows of `K` weights read as arrays;
-    /// `K = MAX_LABELS` reads any width up to it.
+    /// [`LinearModel::predict`] for a model of exactly `K` labels: each
+    /// feature's row is read as a `[f32; K]`.
     fn predict_rows<'e, const K: usize>(
         &self,
         text: &str,
         extras: impl IntoIterator<Item = &'e str>,
     ) -> Prediction {
-        let k = self.labels.len().min(K);
         let mut sums = [0.0f32; K];
         let norm2 = self.features.for_each(text, extras, |bucket, x| {
-            let base = bucket * k;
-            let Some(row) = self.weights.get(base..base + k) else {
-                return;
-            };
-            match <&[f32; K]>::try_from(row) {
-                Ok(row) => {
-                    for (sum, w) in sums.iter_mut().zip(row) {
-                        *sum += w * x;
-                    }
-                }
-                Err(_) => {
-                    for (sum, w) in sums.iter_mut().zip(row) {
-                        *sum += w * x;
-                    }
+            let base = bucket * K;
+            let row = self
+                .weights
+                .get(base..base + K)
+                .and_then(|r| <&[f32; K]>::try_from(r).ok());
+            if let Some(row) = row {
+                for (sum, w) in sums.iter_mut().zip(row) {
+                    *sum += w * x;
                 }
             }
         });
+        self.finish(&sums, norm2)
+    }
+
+    /// [`LinearModel::predict`] for any number of labels up to
+    /// [`MAX_LABELS`].
+    fn predict_any<'e>(&self, text: &str, extras: impl IntoIterator<Item = &'e str>) -> Prediction {
+        let k = self.labels.len().min(MAX_LABELS);
+        let mut sums = [0.0f32; MAX_LABELS];
+        let norm2 = self.features.for_each(text, extras, |bucket, x| {
+            let base = bucket * k;
+            if let Some(row) = self.weights.get(base..base + k) {
+                for (sum, w) in sums.iter_mut().zip(row) {
+                    *sum += w * x;
+                }
+            }
+        });
+        self.finish(&sums[..k], norm2)
+    }
+
+    /// Logits from the summed weights, scaled by the features' norm and
+    /// the temperature, then softmax.
+    fn finish(&self, sums: &[f32], norm2: f32) -> Prediction {
+        let k = sums.len().min(self.labels.len()).min(MAX_LABELS);
         let scale = if norm2 > 0.0 { 1.0 / norm2.sqrt() } else { 0.0 };
         let mut logits = [0.0f32; MAX_LABELS];
         for (j, logit) in logits.iter_mut().enumerate().take(k) {
-            let (bias, sum) = (
-                self.bias.get(j).copied().unwrap_or(0.0),
-                sums.get(j).copied().unwrap_or(0.0),
-            );
+            let bias = self.bias.get(j).copied().unwrap_or(0.0);
+            let sum = sums.get(j).copied().unwrap_or(0.0);
             *logit = (bias + sum * scale) / self.temperature;
         }
         softmax(&logits[..k], k)
