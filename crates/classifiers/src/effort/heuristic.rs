@@ -689,7 +689,6 @@ impl Heuristic {
         mut trace: Option<&mut Extras>,
     ) -> (Classification<EffortLevel>, f32, Option<String>) {
         let ctx_text = context.map(normalize).filter(|c| !c.is_empty());
-        let norm_ctx = ctx_text.as_deref();
         // The parts: each question sentence (with its option list), split
         // again at "and what/which/should ...". No question sentence: the
         // whole text. The other sentences (the preamble) lend their
@@ -769,17 +768,18 @@ impl Heuristic {
             if !preamble.is_empty() {
                 t.push("has_preamble");
             }
-            if norm_ctx.is_some() {
+            if ctx_text.is_some() {
                 t.push("has_context");
             }
             if parts.len() > 1 {
                 t.push("multi_part");
             }
         }
+        let norm_ctx = ctx_text.as_deref().map(|c| Context::new(c, parts.len()));
         // Reasons are written for the deciding part only.
         let mut best: Option<(&str, PartDecision<'_>)> = None;
         for part in &parts {
-            let d = self.classify_part(part, norm_ctx, &extra, trace.as_deref_mut());
+            let d = self.classify_part(part, norm_ctx.as_ref(), &extra, trace.as_deref_mut());
             let better = match &best {
                 None => true,
                 Some((_, b)) => d.label > b.label || (d.label == b.label && d.conf > b.conf),
@@ -818,7 +818,7 @@ impl Heuristic {
     fn classify_part<'c>(
         &'c self,
         part: &str,
-        ctx: Option<&str>,
+        ctx: Option<&Context<'_>>,
         extra: &Extra<'_>,
         mut trace: Option<&mut Extras>,
     ) -> PartDecision<'c> {
@@ -1171,30 +1171,109 @@ fn stem(w: &str) -> &str {
     }
 }
 
-/// Whether the context already answers `part`: at least half of the
-/// question's content words (two or more) appear in the context, compared
-/// by stem. The question's few stems are gathered first; the context is
-/// then read once, and a context word is stemmed only when its first byte
-/// starts one of them (a stem is a prefix of its word).
-fn context_answers(part: &str, ctx: &str) -> Option<Reason> {
-    // One entry per content word of the question (repeats count again).
-    let mut wanted: SmallVec<[(&str, bool); 16]> = SmallVec::new();
-    let mut firsts = [false; 256];
+/// How a context is searched for a question's words, so that the work
+/// stays linear in the sizes of both: a question of one part (the usual
+/// case) reads the context once; one of several parts indexes it once
+/// instead of reading it again for each part.
+pub(crate) enum Context<'a> {
+    /// Read once, for the one part.
+    Scan(&'a str),
+    /// The stems of the context, sorted.
+    Index(ContextIndex<'a>),
+}
+
+impl<'a> Context<'a> {
+    fn new(ctx: &'a str, parts: usize) -> Self {
+        if parts > 1 {
+            Context::Index(ContextIndex::new(ctx))
+        } else {
+            Context::Scan(ctx)
+        }
+    }
+}
+
+/// The stems of a context's words, sorted for binary search. A stem of up
+/// to seven bytes is packed into one integer key (its bytes and its
+/// length: equal keys, equal stems), so that sorting and searching compare
+/// integers; longer stems (non-ASCII text) are kept as strings.
+pub(crate) struct ContextIndex<'a> {
+    keys: Vec<u64>,
+    long: Vec<&'a str>,
+}
+
+impl<'a> ContextIndex<'a> {
+    fn new(ctx: &'a str) -> Self {
+        let mut keys = Vec::with_capacity(ctx.len() / 4 + 4);
+        let mut long = Vec::new();
+        for s in tact_core::words(ctx).map(stem) {
+            match stem_key(s) {
+                Some(k) => keys.push(k),
+                None => long.push(s),
+            }
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        long.sort_unstable();
+        long.dedup();
+        Self { keys, long }
+    }
+
+    fn contains(&self, stem: &str) -> bool {
+        match stem_key(stem) {
+            Some(k) => self.keys.binary_search(&k).is_ok(),
+            None => self.long.binary_search(&stem).is_ok(),
+        }
+    }
+}
+
+/// A stem of at most seven bytes as an integer: its bytes, then its length
+/// in the top byte.
+fn stem_key(stem: &str) -> Option<u64> {
+    let b = stem.as_bytes();
+    if b.len() > 7 {
+        return None;
+    }
+    let mut k = (b.len() as u64) << 56;
+    for (i, &x) in b.iter().enumerate() {
+        k |= u64::from(x) << (8 * i);
+    }
+    Some(k)
+}
+
+/// A question's content-word stems, each once and sorted, with how often
+/// it occurs (repeats count again) and whether the context has it.
+type Wanted<'p> = SmallVec<[(&'p str, usize, bool); 16]>;
+
+fn content_stems(part: &str) -> Wanted<'_> {
     // At least three characters: a third one starts within the first
     // nine bytes, if there is one.
     let long = |w: &str| w.len() >= 3 && (w.len() > 8 || w.chars().nth(2).is_some());
-    for w in tact_core::words(part).filter(|w| long(w) && !STOP_SET.contains(w)) {
-        let s = stem(w);
+    let mut stems: SmallVec<[&str; 16]> = tact_core::words(part)
+        .filter(|w| long(w) && !STOP_SET.contains(w))
+        .map(stem)
+        .collect();
+    stems.sort_unstable();
+    let mut wanted = Wanted::new();
+    for s in stems {
+        match wanted.last_mut() {
+            Some((last, n, _)) if *last == s => *n += 1,
+            _ => wanted.push((s, 1, false)),
+        }
+    }
+    wanted
+}
+
+/// Marks the wanted stems found in `ctx`, read once: a context word is
+/// stemmed only when its first byte starts a wanted stem (a stem is a
+/// prefix of its word), then looked up by binary search.
+fn scan_context(ctx: &str, wanted: &mut Wanted<'_>) {
+    let mut firsts = [false; 256];
+    for (s, _, _) in wanted.iter() {
         if let Some(&b) = s.as_bytes().first() {
             firsts[usize::from(b)] = true;
         }
-        wanted.push((s, false));
     }
-    let total = wanted.len();
-    if total == 0 {
-        return None;
-    }
-    let mut found = 0usize;
+    let mut missing = wanted.len();
     for w in tact_core::words(ctx) {
         if !w
             .as_bytes()
@@ -1204,15 +1283,39 @@ fn context_answers(part: &str, ctx: &str) -> Option<Reason> {
             continue;
         }
         let s = stem(w);
-        for (want, seen) in wanted.iter_mut().filter(|(_, seen)| !*seen) {
-            if *want == s {
+        if let Ok(i) = wanted.binary_search_by(|(want, _, _)| (*want).cmp(s)) {
+            if let Some((_, _, seen)) = wanted.get_mut(i).filter(|(_, _, seen)| !*seen) {
                 *seen = true;
-                found += 1;
+                missing -= 1;
+                if missing == 0 {
+                    break;
+                }
             }
         }
-        if found == total {
-            break;
+    }
+}
+
+/// Whether the context already answers `part`: at least half of the
+/// question's content words (two or more) appear in the context, compared
+/// by stem.
+fn context_answers(part: &str, ctx: &Context<'_>) -> Option<Reason> {
+    let mut wanted = content_stems(part);
+    match ctx {
+        Context::Scan(text) => scan_context(text, &mut wanted),
+        Context::Index(index) => {
+            for (s, _, seen) in &mut wanted {
+                *seen = index.contains(s);
+            }
         }
+    }
+    let total: usize = wanted.iter().map(|(_, n, _)| n).sum();
+    let found: usize = wanted
+        .iter()
+        .filter(|(_, _, seen)| *seen)
+        .map(|(_, n, _)| n)
+        .sum();
+    if total == 0 {
+        return None;
     }
     let ratio = found as f32 / total as f32;
     (ratio >= 0.5 && (found >= 2 || total == 1)).then(|| {
@@ -1315,12 +1418,58 @@ mod tests {
             ("the café's übersetzungen?", true),
             ("übersetzung for 3.11?", true),
             ("nightly deplo runs? weekly? hourly? monthly?", true),
+            ("nightly nightly weekly?", true),
             ("what is it?", false),
             ("", false),
         ] {
-            let got = context_answers(part, ctx).map(|r| r.detail.to_string());
-            assert_eq!(got.is_some(), answered, "{part}");
-            assert_eq!(got, context_answers_plain(part, ctx), "{part}");
+            for context in [Context::Scan(ctx), Context::Index(ContextIndex::new(ctx))] {
+                let got = context_answers(part, &context).map(|r| r.detail.to_string());
+                assert_eq!(got.is_some(), answered, "{part}");
+                assert_eq!(got, context_answers_plain(part, ctx), "{part}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_context_index_finds_exactly_the_context_stems() {
+        let ctx = "deploys run nightly; the café's über-long übersetzungen, 3.11 and v2 ok";
+        let idx = ContextIndex::new(ctx);
+        let stems: Vec<&str> = tact_core::words(ctx).map(stem).collect();
+        for w in [
+            "deploying",
+            "runs",
+            "nightly",
+            "cafe",
+            "café",
+            "über",
+            "übersetzung",
+            "3.11",
+            "v2",
+            "ok",
+            "okay",
+            "night",
+            "deplo",
+            "x",
+            "",
+        ] {
+            assert_eq!(idx.contains(stem(w)), stems.contains(&stem(w)), "{w}");
+        }
+    }
+
+    #[test]
+    fn several_parts_index_the_context_once() {
+        let h = Heuristic::new().expect("cues compile");
+        let ctx = "the staging cluster runs postgres 15 and redis 7";
+        let one = h.classify("Which postgres version does staging run?", Some(ctx));
+        let two = h.classify(
+            "Which postgres version does staging run, and which redis version does staging run?",
+            Some(ctx),
+        );
+        assert!(matches!(Context::new(ctx, 1), Context::Scan(_)));
+        assert!(matches!(Context::new(ctx, 2), Context::Index(_)));
+        for c in [one, two] {
+            assert_eq!(c.label, EffortLevel::Low);
+            assert_eq!(c.reasons[0].cue, "context_answers");
         }
     }
 
@@ -1340,12 +1489,28 @@ mod tests {
         #[test]
         fn context_matching_agrees_with_a_plain_search(
             ctx in proptest::collection::vec("[a-cé]{1,9}", 0..30),
-            part in proptest::collection::vec("[a-cé]{1,9}", 0..6),
+            part in proptest::collection::vec("[a-cé]{1,9}", 0..12),
         ) {
             let (ctx, part) = (ctx.join(" "), part.join(" "));
+            let plain = context_answers_plain(&part, &ctx);
+            for context in [Context::Scan(&ctx), Context::Index(ContextIndex::new(&ctx))] {
+                prop_assert_eq!(
+                    context_answers(&part, &context).map(|r| r.detail.to_string()),
+                    plain.clone()
+                );
+            }
+        }
+
+        #[test]
+        fn the_context_index_agrees_with_a_plain_search(
+            ctx in proptest::collection::vec("[a-cé]{1,9}", 0..30),
+            probe in "[a-cé]{0,9}",
+        ) {
+            let ctx = ctx.join(" ");
+            let stems: Vec<&str> = tact_core::words(&ctx).map(stem).collect();
             prop_assert_eq!(
-                context_answers(&part, &ctx).map(|r| r.detail.to_string()),
-                context_answers_plain(&part, &ctx)
+                ContextIndex::new(&ctx).contains(stem(&probe)),
+                stems.contains(&stem(&probe))
             );
         }
 
