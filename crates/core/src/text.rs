@@ -69,8 +69,9 @@ pub fn normalize(text: &str) -> String {
 }
 
 /// What NFKD, accent removal and lower-casing make of the common accented
-/// Latin letters, inverted punctuation and typographic quotes and dashes,
-/// looked up directly (`None` for any other non-ASCII character).
+/// Latin letters, inverted punctuation, typographic quotes and dashes, the
+/// ellipsis and common signs, looked up directly (`None` for any other
+/// non-ASCII character).
 fn fold_latin(c: char) -> Option<&'static str> {
     Some(match c {
         'À'..='Å' | 'à'..='å' => "a",
