@@ -12,7 +12,7 @@ pub(crate) fn cue_match(explanation: &str, matched: &str) -> String {
 }
 
 /// Appends `n` in decimal, as `format!("{n}")` would.
-pub(crate) fn push_count(out: &mut String, n: usize) {
+pub(crate) fn push_count(out: &mut String, n: u64) {
     let mut digits = [0u8; 20];
     let mut i = digits.len();
     let mut n = n;
@@ -35,7 +35,7 @@ mod tests {
 
     #[test]
     fn small_and_extreme_counts() {
-        for n in [0, 1, 9, 10, 99, 100, usize::MAX] {
+        for n in [0, 1, 9, 10, 99, 100, u64::MAX] {
             let mut out = String::new();
             push_count(&mut out, n);
             assert_eq!(out, n.to_string());
@@ -49,7 +49,7 @@ mod tests {
         }
 
         #[test]
-        fn counts_are_written_as_format_writes_them(n in proptest::num::usize::ANY) {
+        fn counts_are_written_as_format_writes_them(n in proptest::num::u64::ANY) {
             let mut out = String::from("x");
             push_count(&mut out, n);
             proptest::prop_assert_eq!(out, format!("x{n}"));

@@ -248,22 +248,8 @@ pub(crate) fn push_fixed2(out: &mut String, x: f32) {
             q
         }
     };
-    let int = hundredths / 100;
     let cents = hundredths % 100;
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut v = int;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
+    crate::detail::push_count(out, hundredths / 100);
     out.push('.');
     out.push(char::from(b'0' + (cents / 10) as u8));
     out.push(char::from(b'0' + (cents % 10) as u8));

@@ -794,7 +794,7 @@ impl Heuristic {
         };
         if parts.len() > 1 {
             let mut detail = String::with_capacity(32);
-            crate::detail::push_count(&mut detail, parts.len());
+            crate::detail::push_count(&mut detail, parts.len() as u64);
             detail.push_str(" parts; the highest decides");
             reasons.push(Reason::new("multi_part", detail, 0.0));
         }
@@ -1320,9 +1320,9 @@ fn context_answers(part: &str, ctx: &Context<'_>) -> Option<Reason> {
     let ratio = found as f32 / total as f32;
     (ratio >= 0.5 && (found >= 2 || total == 1)).then(|| {
         let mut detail = String::with_capacity(48);
-        crate::detail::push_count(&mut detail, found);
+        crate::detail::push_count(&mut detail, found as u64);
         detail.push_str(" of ");
-        crate::detail::push_count(&mut detail, total);
+        crate::detail::push_count(&mut detail, total as u64);
         detail.push_str(" key words are in the given context");
         Reason::new("context_answers", detail, 2.0)
     })
