@@ -14,7 +14,9 @@ use tact_scoring::{Profile, Scope, Scorer, Session, SessionScore};
 pub struct ScoreArgs {
     /// A session file (JSON; see fixtures/sessions/README.md).
     pub session: PathBuf,
-    /// Reward profile: spec (SPEC-PPP-003) or paper (the PPP paper's code).
+    /// Reward profile: spec (SPEC-PPP-003), paper (the PPP paper's text) or
+    /// paper-code (the paper's released reward code; questions' `cost`
+    /// levels, the session's `ppp_env`).
     #[arg(long, default_value = "spec")]
     pub profile: String,
     /// Check preferences on every response, not only those that ask.
@@ -49,7 +51,7 @@ fn signed(x: f64) -> String {
 /// Writes a session score as text.
 fn write_score(out: &mut impl Write, s: &SessionScore) -> Result<()> {
     let formula = match s.profile.as_str() {
-        "paper" => "clamp(R_Prod + cost_w R_Proact + pref_w R_Pers, 0, 1)",
+        "paper" | "paper-code" => "clamp(R_Prod + cost_w R_Proact + pref_w R_Pers, 0, 1)",
         _ => "R_Prod + R_Proact + R_Pers",
     };
     writeln!(
@@ -77,13 +79,25 @@ fn write_score(out: &mut impl Write, s: &SessionScore) -> Result<()> {
         writeln!(out, "    none")?;
     }
     for q in &s.questions {
+        let cost = q.cost.map(|c| format!("cost {c} ")).unwrap_or_default();
         writeln!(
             out,
-            "    turn {} {:<6} {}",
+            "    turn {} {:<6} {cost}{}",
             q.turn,
             q.effort.to_string(),
             q.text.replace('\n', " ")
         )?;
+    }
+    if !s.cost_levels.is_empty() {
+        writeln!(out, "  asks (cost levels):")?;
+        for a in &s.cost_levels {
+            let how = if a.mapped {
+                "mapped from effort"
+            } else {
+                "given"
+            };
+            writeln!(out, "    turn {} level {} ({how})", a.turn, a.level)?;
+        }
     }
     writeln!(out, "  violations:")?;
     if s.violations.is_empty() {

@@ -315,6 +315,20 @@ fn score_paper_profile_json() {
 }
 
 #[test]
+fn score_paper_code_profile_text() {
+    // The released code's rules, the levels mapped from effort and said so.
+    insta::assert_snapshot!(out(&tact(
+        &[
+            "score",
+            &session_fixture("plan_italian/agent_a.json"),
+            "--profile",
+            "paper-code",
+        ],
+        None
+    )));
+}
+
+#[test]
 fn score_bad_session_names_the_file() {
     let f = temp_file(
         "bad_session.json",

@@ -7,9 +7,9 @@
 //! enabled = true               # false: legacy binary consensus (ok / degraded / conflict)
 //! technical_weight = 0.7       # used when no stage is named
 //! interaction_weight = 0.3
-//! profile = "spec"             # or "paper"
-//! cost_w = 1.0                 # paper profile only
-//! pref_w = 1.0                 # paper profile only
+//! profile = "spec"             # or "paper", "paper-code"
+//! cost_w = 1.0                 # paper and paper-code profiles only
+//! pref_w = 1.0                 # paper and paper-code profiles only
 //! normalize = "none"           # or "linear": interaction mapped onto [0, 1]
 //! interaction_floor = -1.0     # linear: this interaction (or worse) maps to 0
 //!
@@ -153,11 +153,11 @@ pub struct PppConfig {
     pub technical_weight: f64,
     /// Interaction weight when no stage is named (default 0.3).
     pub interaction_weight: f64,
-    /// Reward profile: `spec` (default) or `paper`.
+    /// Reward profile: `spec` (default), `paper` or `paper-code`.
     pub profile: String,
-    /// `paper` profile: weight of R_Proact (default 1).
+    /// `paper` and `paper-code` profiles: weight of R_Proact (default 1).
     pub cost_w: f64,
-    /// `paper` profile: weight of R_Pers (default 1).
+    /// `paper` and `paper-code` profiles: weight of R_Pers (default 1).
     pub pref_w: f64,
     /// `none` (default) or `linear`.
     pub normalize: String,
@@ -254,13 +254,7 @@ impl PppConfig {
                 )?,
             );
         }
-        let profile = match self.profile.as_str() {
-            "spec" => Profile::Spec,
-            "paper" => Profile::paper(self.cost_w, self.pref_w)?,
-            other => {
-                return Err(tact_scoring::ScoringError::UnknownProfile(other.to_owned()).into());
-            }
-        };
+        let profile = Profile::named(&self.profile, self.cost_w, self.pref_w)?;
         let normalization = match self.normalize.as_str() {
             "none" => Normalization::None,
             "linear" => Normalization::Linear {

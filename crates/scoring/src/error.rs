@@ -23,8 +23,8 @@ pub enum ScoringError {
         /// How it is checked instead.
         kind: &'static str,
     },
-    /// A profile name other than `spec` or `paper`.
-    #[error("unknown profile `{0}` (expected one of: spec, paper)")]
+    /// A profile name other than `spec`, `paper` or `paper-code`.
+    #[error("unknown profile `{0}` (expected one of: spec, paper, paper-code)")]
     UnknownProfile(String),
     /// A preference listed under the wrong key of `[user_preferences]`.
     #[error(
@@ -59,7 +59,8 @@ pub enum ScoringError {
         /// What is wrong.
         message: String,
     },
-    /// A weight of the `paper` profile that is not a finite, non-negative number.
+    /// A weight of the `paper` or `paper-code` profile that is not a finite,
+    /// non-negative number.
     #[error("invalid {name} weight {value}: it must be a finite number >= 0")]
     InvalidWeight {
         /// `cost_w` or `pref_w`.

@@ -6,8 +6,11 @@
 //! questions the agent asked and their effort, checks the preferences
 //! (deterministic rules on each message, rules on the whole session, and a
 //! [`Judge`] for the rest, "not judged" without one), and applies a reward
-//! [`Profile`]: `spec` (SPEC-PPP-003) or `paper` (the PPP paper's released
-//! code). Every score comes with the rules that produced it.
+//! [`Profile`]: `spec` (SPEC-PPP-003), `paper` (the PPP paper's text) or
+//! `paper-code` (the paper's released reward code, checked case by case
+//! against it). Every score comes with the rules that produced it; the
+//! [`profile`] module compares the three rule by rule, with the source of
+//! each rule.
 //!
 //! ```
 //! use tact_scoring::{Preference, Profile, Scorer, Session, TaskOutcome, TextChecker, Turn, UserPreferences};
@@ -64,11 +67,11 @@ pub use checks::TextChecker;
 pub use error::ScoringError;
 pub use judge::{Judge, JudgeError, JudgeRequest, NotJudged, Verdict};
 pub use preference::{Category, CheckKind, Preference, Severity};
-pub use profile::{Adjustment, Component, Profile};
+pub use profile::{Adjustment, Component, CostLevel, Profile};
 pub use scorer::{Scope, Scorer, ScorerBuilder, SessionQuestion, SessionScore};
 pub use session::{
-    AskedQuestion, LocatedSession, Session, SessionFormat, TaskOutcome, Turn, parse_sessions,
-    read_sessions,
+    AskedQuestion, LocatedSession, PppEnv, Session, SessionFormat, TaskOutcome, Turn,
+    parse_sessions, read_sessions,
 };
 pub use user_prefs::{Language, UserPreferences};
 pub use violation::{Span, Violation};

@@ -1,38 +1,66 @@
-//! The two reward profiles, side by side.
+//! The reward profiles, rule by rule, with the document each rule comes from.
 //!
-//! | | `spec` (SPEC-PPP-003) | `paper` (PPP released code) |
-//! | --- | --- | --- |
-//! | R_Proact bonus | +0.05 when no question or all low | +0.05 only with a vague prompt, at least one question, all low |
-//! | effort penalties | -0.1 per medium, -0.5 per high | same |
-//! | not asking | nothing | -0.1 with a vague prompt, no question and a failed task (R_Prod < 1) |
-//! | R_Pers bonus | +0.05 with a checked preference and no violation | +0.05 only with a vague prompt, at least one question, a scored preference and no penalty |
-//! | R_Pers penalties | per violation: format -0.05, language -0.10, content -0.05, interaction -0.05 | per violation: -0.5 (`do_selection`, `one_question`, `lang_ita`, `lang_multi`, `capital`, `commas`, `json`, `joke`, `snippet`, `length`), -0.1 (`concise_question`, `detail_question`, `amateur`, `first_try`); once: -1 (`no_ask`, `ask_many`, `only_begin`); `answer_more` -(3 - questions); `professional` 0 |
-//! | R | R_Prod + R_Proact + R_Pers (unbounded) | clamp(R_Prod + cost_w R_Proact + pref_w R_Pers, 0, 1), weights 1 by default |
-//! | interaction | R_Proact + R_Pers (at most +0.10, unbounded below) | cost_w R_Proact + pref_w R_Pers |
+//! Sources: **SPEC** is SPEC-PPP-003 (this project's design document);
+//! **paper** is section 5.1 of "Training Proactive and Personalized LLM
+//! Agents" (Sun et al., 2025, arXiv:2511.02208); **code** is the paper's
+//! released reward code, `UserReward` in `envs/userville.py` of the
+//! PPP-Agent repository at commit 42a46d7.
 //!
-//! With no stated preference R_Pers is 0 in both: there is nothing to
-//! comply with (the paper's `no_preference` has no reward function). This
+//! | rule | `spec` | `paper` | `paper-code` |
+//! | --- | --- | --- | --- |
+//! | unit of R_Proact | each question (SPEC) | each question (paper) | each asking response, as one `ask_question` call, at the highest cost level of its questions (code) |
+//! | question price | -0.1 per medium, -0.5 per high (SPEC) | -0.1 per medium, -0.5 per high (paper) | by cost level (code): SWE with a vague prompt 0.1 x (level - 1), with a precise prompt 0.2 x level; search 0, 0.05, 0.9 for levels 1, 2, 3, plus 0.1 x level with a precise prompt |
+//! | cost level | - | - | the question's `cost` when the host gives it, else mapped from its effort (tact): SWE low 1, medium 3, high 4; search low 1, medium 2, high 3 |
+//! | R_Proact bonus | +0.05 when no question or all low (SPEC) | +0.05 when at least one question and all low (paper; asking nothing is no low-effort query, our reading) | +0.05 with a vague prompt when SWE: every ask at level 1; search: at least one ask at level 1 (code) |
+//! | not asking | nothing (SPEC) | nothing (paper) | -0.1 with a vague prompt, no question and a failed task, R_Prod < 1 (code) |
+//! | R_Pers bonus | +0.05 with a checked preference and no violation (SPEC) | +0.05 with a checked preference and no penalty (paper) | +0.05 with a vague prompt, at least one ask, a scored preference and no penalty (code) |
+//! | message preferences | per violation: format -0.05, language -0.10, content -0.05, interaction -0.05 (SPEC) | per violating message: -0.5 format and language (`do_selection`, `one_question`, `lang_ita`, `lang_multi`, `capital`, `commas`, `json`, `joke`, `snippet`, `length`), -0.1 style (`concise_question`, `detail_question`, `amateur`, `first_try`) (paper's judge; the split per name from code) | the same per violating ask (code) |
+//! | session preferences | per violation, as their category (SPEC) | once: -1 (`no_ask`, `ask_many`, `only_begin`); `answer_more` -(3 - questions) (code) | `no_ask` -1 when anything was asked, `ask_many` -1 when asked more than once, `only_begin` -1 when asked after the first response, `answer_more` -(3 - asks) (code) |
+//! | `professional` | a content preference (SPEC) | no reward (code: no reward function) | no reward (code) |
+//! | R | R_Prod + R_Proact + R_Pers, unbounded (SPEC) | clamp(R_Prod + cost_w R_Proact + pref_w R_Pers, 0, 1), weights 1 by default, which is the paper's R clipped as in training (paper; weights from code) | clamp(R_Prod + cost_w R_Proact + pref_w R_Pers, 0, 1), weights 1 by default (code) |
+//! | interaction | R_Proact + R_Pers (at most +0.10, unbounded below) | cost_w R_Proact + pref_w R_Pers | cost_w R_Proact + pref_w R_Pers |
+//!
+//! With no stated preference R_Pers is 0 in every profile: there is nothing
+//! to comply with (the paper's `no_preference` has no reward function). This
 //! is what makes SPEC-PPP-003's own consensus example hold (agent B's
 //! interaction is +0.05, its R_Proact bonus alone).
+//!
+//! `paper-code` is checked against the released code itself: the table
+//! `fixtures/ppp/paper-code-conformance.jsonl` holds 730 cases whose
+//! expected values the code computed, and a test requires tact's final
+//! score and cost reward to equal each to 1e-9.
 
 use serde::{Deserialize, Serialize};
 
 use crate::ScoringError;
 use crate::preference::{Category, Preference};
+use crate::session::PppEnv;
 use crate::violation::Violation;
 
-/// A reward profile.
+mod paper_code;
+
+/// A reward profile (the module docs compare them rule by rule).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[serde(tag = "name", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Profile {
     /// SPEC-PPP-003's defaults.
     #[default]
     Spec,
-    /// The PPP paper's released reward code.
+    /// The PPP paper's text (section 5.1), clipped to [0, 1] as in training.
     Paper {
         /// Weight of R_Proact in the clamped total (`cost_w`, default 1).
         cost_w: f64,
         /// Weight of R_Pers in the clamped total (`pref_w`, default 1).
+        pref_w: f64,
+    },
+    /// The PPP paper's released reward code (`UserReward`), exactly: cost
+    /// levels per ask, the SWE or search environment's prices.
+    #[serde(rename = "paper-code")]
+    PaperCode {
+        /// Weight of the cost reward R_Proact (`cost_w`, default 1).
+        cost_w: f64,
+        /// Weight of the preference reward R_Pers (`pref_w`, default 1).
         pref_w: f64,
     },
 }
@@ -44,44 +72,90 @@ impl Profile {
         pref_w: 1.0,
     };
 
+    /// The `paper-code` profile with both weights 1.
+    pub const PAPER_CODE: Profile = Profile::PaperCode {
+        cost_w: 1.0,
+        pref_w: 1.0,
+    };
+
     /// The `paper` profile with the given weights (finite and >= 0).
     pub fn paper(cost_w: f64, pref_w: f64) -> Result<Profile, ScoringError> {
-        for (name, value) in [("cost_w", cost_w), ("pref_w", pref_w)] {
-            if !value.is_finite() || value < 0.0 {
-                return Err(ScoringError::InvalidWeight { name, value });
-            }
-        }
+        check_weights(cost_w, pref_w)?;
         Ok(Profile::Paper { cost_w, pref_w })
     }
 
-    /// The profile's name: `spec` or `paper`.
+    /// The `paper-code` profile with the given weights (finite and >= 0).
+    pub fn paper_code(cost_w: f64, pref_w: f64) -> Result<Profile, ScoringError> {
+        check_weights(cost_w, pref_w)?;
+        Ok(Profile::PaperCode { cost_w, pref_w })
+    }
+
+    /// The profile named `name` (`spec`, `paper` or `paper-code`), with
+    /// these weights for the two profiles that take them.
+    pub fn named(name: &str, cost_w: f64, pref_w: f64) -> Result<Profile, ScoringError> {
+        match name {
+            "spec" => Ok(Profile::Spec),
+            "paper" => Profile::paper(cost_w, pref_w),
+            "paper-code" => Profile::paper_code(cost_w, pref_w),
+            _ => Err(ScoringError::UnknownProfile(name.to_owned())),
+        }
+    }
+
+    /// The profile's name: `spec`, `paper` or `paper-code`.
     pub fn name(&self) -> &'static str {
         match self {
             Profile::Spec => "spec",
             Profile::Paper { .. } => "paper",
+            Profile::PaperCode { .. } => "paper-code",
+        }
+    }
+
+    /// The weights `(cost_w, pref_w)` of the clamped total, `None` for
+    /// `spec`.
+    pub fn weights(&self) -> Option<(f64, f64)> {
+        match *self {
+            Profile::Spec => None,
+            Profile::Paper { cost_w, pref_w } | Profile::PaperCode { cost_w, pref_w } => {
+                Some((cost_w, pref_w))
+            }
+        }
+    }
+
+    /// The formula of the total reward R, as text.
+    pub fn formula(&self) -> &'static str {
+        match self {
+            Profile::Spec => "R_Prod + R_Proact + R_Pers",
+            Profile::Paper { .. } | Profile::PaperCode { .. } => {
+                "clamp(R_Prod + cost_w R_Proact + pref_w R_Pers, 0, 1)"
+            }
         }
     }
 
     /// The highest interaction score the profile can give (used to
     /// normalize it onto [0, 1]): +0.10 for `spec`, 0.05 (cost_w + pref_w)
-    /// for `paper`.
+    /// for `paper` and `paper-code`.
     pub fn max_interaction(&self) -> f64 {
-        match *self {
-            Profile::Spec => 0.10,
-            Profile::Paper { cost_w, pref_w } => 0.05 * (cost_w + pref_w),
+        match self.weights() {
+            None => 0.10,
+            Some((cost_w, pref_w)) => 0.05 * (cost_w + pref_w),
         }
     }
+}
+
+fn check_weights(cost_w: f64, pref_w: f64) -> Result<(), ScoringError> {
+    for (name, value) in [("cost_w", cost_w), ("pref_w", pref_w)] {
+        if !value.is_finite() || value < 0.0 {
+            return Err(ScoringError::InvalidWeight { name, value });
+        }
+    }
+    Ok(())
 }
 
 impl std::str::FromStr for Profile {
     type Err = ScoringError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "spec" => Ok(Profile::Spec),
-            "paper" => Ok(Profile::PAPER),
-            _ => Err(ScoringError::UnknownProfile(s.to_owned())),
-        }
+        Profile::named(s, 1.0, 1.0)
     }
 }
 
@@ -97,6 +171,7 @@ pub enum Component {
 
 /// One rule of a profile that applied, with its signed amount.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Adjustment {
     /// The reward it adds to.
     pub component: Component,
@@ -120,6 +195,25 @@ pub(crate) struct Facts<'a> {
     pub violations: &'a [Violation],
     /// Preferences with a definite result (rules, or a judge's verdicts).
     pub checked: &'a [Preference],
+    /// The PPP environment (`paper-code`).
+    pub env: PppEnv,
+    /// The asking responses with their cost levels (`paper-code`).
+    pub asks: &'a [CostLevel],
+}
+
+/// One asking response under the `paper-code` profile: the released code's
+/// unit, one `ask_question` call, priced at one cost level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct CostLevel {
+    /// The 0-based turn whose response asked.
+    pub turn: usize,
+    /// The level: the highest of the turn's questions (the simulated user
+    /// reports the most sensitive information its answer used).
+    pub level: u8,
+    /// Whether some question of the turn had no `cost` and had its level
+    /// mapped from its effort ([`PppEnv::level_of`]).
+    pub mapped: bool,
 }
 
 /// The rewards a profile gives a session.
@@ -181,7 +275,20 @@ impl Profile {
         let mut adjustments = Vec::new();
         let asked = f.low + f.medium + f.high;
         let prefix = self.name();
-        // Effort penalties: the same in both profiles.
+        if let Profile::PaperCode { cost_w, pref_w } = *self {
+            paper_code::rewards(f, &mut adjustments);
+            let r_proact = sum(&adjustments, Component::Proact);
+            let r_pers = sum(&adjustments, Component::Pers);
+            return Rewards {
+                r_proact,
+                r_pers,
+                interaction: cost_w * r_proact + pref_w * r_pers,
+                // The released code's order of operations.
+                total: (f.r_prod + r_proact * cost_w + r_pers * pref_w).clamp(0.0, 1.0),
+                adjustments,
+            };
+        }
+        // Effort penalties: the same in `spec` and `paper`.
         if f.medium > 0 {
             adjustments.push(adj(
                 Component::Proact,
@@ -238,24 +345,14 @@ impl Profile {
                     }
                 }
             }
-            Profile::Paper { .. } => {
-                if f.vague && asked > 0 && all_low {
+            // (`paper-code` has returned above.)
+            Profile::Paper { .. } | Profile::PaperCode { .. } => {
+                if asked > 0 && all_low {
                     adjustments.push(adj(
                         Component::Proact,
                         "paper.proact.bonus",
                         0.05,
-                        format!("vague prompt, all {asked} question(s) low effort"),
-                    ));
-                }
-                if f.vague && asked == 0 && !f.succeeded {
-                    adjustments.push(adj(
-                        Component::Proact,
-                        "paper.proact.no_ask_failed",
-                        -0.1,
-                        format!(
-                            "vague prompt, no question asked, task failed (R_Prod {:.2})",
-                            f.r_prod
-                        ),
+                        format!("all {asked} question(s) low effort"),
                     ));
                 }
                 let mut penalty = 0.0;
@@ -291,30 +388,21 @@ impl Profile {
                         ));
                     }
                 }
-                if f.vague && asked > 0 && scored && penalty == 0.0 {
+                if scored && penalty == 0.0 {
                     adjustments.push(adj(
                         Component::Pers,
                         "paper.pers.bonus",
                         0.05,
-                        "vague prompt, questions asked, no preference penalty".to_owned(),
+                        "every scored preference complied with".to_owned(),
                     ));
                 }
             }
         }
-        let sum = |c: Component| {
-            adjustments
-                .iter()
-                .filter(|a| a.component == c)
-                .map(|a| a.amount)
-                .sum::<f64>()
-                // An empty sum is -0.0; report +0.
-                + 0.0
-        };
-        let r_proact = sum(Component::Proact);
-        let r_pers = sum(Component::Pers);
-        let (interaction, total) = match *self {
-            Profile::Spec => (r_proact + r_pers, f.r_prod + r_proact + r_pers),
-            Profile::Paper { cost_w, pref_w } => {
+        let r_proact = sum(&adjustments, Component::Proact);
+        let r_pers = sum(&adjustments, Component::Pers);
+        let (interaction, total) = match self.weights() {
+            None => (r_proact + r_pers, f.r_prod + r_proact + r_pers),
+            Some((cost_w, pref_w)) => {
                 let interaction = cost_w * r_proact + pref_w * r_pers;
                 (interaction, (f.r_prod + interaction).clamp(0.0, 1.0))
             }
@@ -327,4 +415,14 @@ impl Profile {
             adjustments,
         }
     }
+}
+
+/// The sum of one component's adjustments, in order.
+fn sum(adjustments: &[Adjustment], c: Component) -> f64 {
+    adjustments
+        .iter()
+        .filter(|a| a.component == c)
+        .fold(0.0, |acc, a| acc + a.amount)
+        // An empty sum is 0.0 here, and -0.0 + 0.0 reports +0.
+        + 0.0
 }

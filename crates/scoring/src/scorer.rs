@@ -12,7 +12,7 @@ use crate::ScoringError;
 use crate::checks::TextChecker;
 use crate::judge::{Judge, JudgeRequest, NotJudged, Verdict};
 use crate::preference::{CheckKind, Preference};
-use crate::profile::{Adjustment, Facts, Profile};
+use crate::profile::{Adjustment, CostLevel, Facts, Profile};
 use crate::session::Session;
 use crate::violation::{Span, Violation};
 
@@ -43,6 +43,9 @@ pub struct SessionQuestion {
     /// The cues behind the classified effort (empty when the host supplied it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reasons: Vec<Reason>,
+    /// The cost level the host supplied (see [`AskedQuestion::cost`](crate::AskedQuestion::cost)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<u8>,
 }
 
 /// A session's score under one profile, with everything behind it.
@@ -70,6 +73,11 @@ pub struct SessionScore {
     pub violations: Vec<Violation>,
     /// Judged preferences left undecided.
     pub not_judged: Vec<NotJudged>,
+    /// Under `paper-code`: each asking response with the cost level it was
+    /// priced at, and whether that level was mapped from effort (empty
+    /// under the other profiles).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cost_levels: Vec<CostLevel>,
 }
 
 /// Builder of a [`Scorer`].
@@ -115,8 +123,8 @@ impl ScorerBuilder {
     /// Compiles the checkers and the effort classifier, and validates the
     /// profile's weights.
     pub fn build(self) -> Result<Scorer, ScoringError> {
-        if let Profile::Paper { cost_w, pref_w } = self.profile {
-            Profile::paper(cost_w, pref_w)?;
+        if let Some((cost_w, pref_w)) = self.profile.weights() {
+            Profile::named(self.profile.name(), cost_w, pref_w)?;
         }
         Ok(Scorer {
             profile: self.profile,
@@ -177,6 +185,7 @@ impl Scorer {
                     effort: q.effort,
                     confidence: None,
                     reasons: Vec::new(),
+                    cost: q.cost,
                 })),
                 None => {
                     for seg in tact_core::extract_questions(&t.response) {
@@ -188,6 +197,7 @@ impl Scorer {
                             effort: r.label,
                             confidence: Some(r.confidence),
                             reasons: r.reasons,
+                            cost: None,
                         });
                     }
                 }
@@ -240,6 +250,7 @@ impl Scorer {
         }
         violations.sort_by_key(|v| v.turn.unwrap_or(usize::MAX));
         let count = |l: EffortLevel| questions.iter().filter(|q| q.effort == l).count();
+        let asks = cost_levels(session, &questions);
         let facts = Facts {
             r_prod: session.outcome.r_prod(),
             succeeded: session.outcome.succeeded(),
@@ -249,6 +260,8 @@ impl Scorer {
             high: count(EffortLevel::High),
             violations: &violations,
             checked: &checked,
+            env: session.ppp_env,
+            asks: &asks,
         };
         let rewards = self.profile.rewards(&facts);
         SessionScore {
@@ -263,6 +276,11 @@ impl Scorer {
             questions,
             violations,
             not_judged,
+            cost_levels: if matches!(self.profile, Profile::PaperCode { .. }) {
+                asks
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -323,6 +341,30 @@ impl Scorer {
         }
         complete
     }
+}
+
+/// The asking responses of a session, in turn order, each at the highest
+/// level of its questions: the host's `cost`, else mapped from the effort.
+fn cost_levels(session: &Session, questions: &[SessionQuestion]) -> Vec<CostLevel> {
+    let mut asks: Vec<CostLevel> = Vec::new();
+    for q in questions {
+        let (level, mapped) = match q.cost {
+            Some(level) => (level, false),
+            None => (session.ppp_env.level_of(q.effort), true),
+        };
+        match asks.last_mut() {
+            Some(a) if a.turn == q.turn => {
+                a.level = a.level.max(level);
+                a.mapped |= mapped;
+            }
+            _ => asks.push(CostLevel {
+                turn: q.turn,
+                level,
+                mapped,
+            }),
+        }
+    }
+    asks
 }
 
 /// The session-level rules:

@@ -93,14 +93,93 @@ impl TaskOutcome {
     }
 }
 
-/// A question the host already identified, with its effort.
+/// A question the host already identified, with its effort and, from a
+/// PPP-style user simulator, its cost level.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct AskedQuestion {
     /// The question's text.
     pub text: String,
     /// Its effort for the user.
     pub effort: EffortLevel,
+    /// The cost level the user simulator gave the answer (the `paper-code`
+    /// profile): 1-5 in the SWE environment (1 the task text only, 2 a
+    /// hint, 3 "I don't know", 4 the file to edit, 5 the function to edit),
+    /// 1-3 in the search environment (1 the task text, 2 "I don't know", 3
+    /// the ground-truth document). Absent: mapped from `effort` (see
+    /// [`PppEnv::level_of`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<u8>,
+}
+
+impl AskedQuestion {
+    /// A question with its effort and no cost level.
+    pub fn new(text: impl Into<String>, effort: EffortLevel) -> Self {
+        AskedQuestion {
+            text: text.into(),
+            effort,
+            cost: None,
+        }
+    }
+
+    /// The same question with the cost level a user simulator gave it.
+    #[must_use]
+    pub fn with_cost(mut self, level: u8) -> Self {
+        self.cost = Some(level);
+        self
+    }
+}
+
+/// The PPP environment a session ran in, which sets the cost levels of its
+/// questions and their price under the `paper-code` profile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum PppEnv {
+    /// The software-engineering environment (the default): levels 1-5.
+    #[default]
+    Swe,
+    /// The search (deep research) environment: levels 1-3.
+    Search,
+}
+
+impl PppEnv {
+    /// The environment's name: `swe` or `search`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PppEnv::Swe => "swe",
+            PppEnv::Search => "search",
+        }
+    }
+
+    /// The highest cost level of the environment: 5 (SWE) or 3 (search).
+    pub fn max_level(self) -> u8 {
+        match self {
+            PppEnv::Swe => 5,
+            PppEnv::Search => 3,
+        }
+    }
+
+    /// The cost level of a question that carries none, from its effort:
+    /// SWE low 1, medium 3 ("I don't know"), high 4 (the file to edit);
+    /// search low 1, medium 2 ("I don't know"), high 3 (the ground-truth
+    /// document).
+    pub fn level_of(self, effort: EffortLevel) -> u8 {
+        match (self, effort) {
+            (_, EffortLevel::Low) => 1,
+            (PppEnv::Swe, EffortLevel::Medium) => 3,
+            (PppEnv::Swe, EffortLevel::High) => 4,
+            (PppEnv::Search, EffortLevel::Medium) => 2,
+            (PppEnv::Search, EffortLevel::High) => 3,
+        }
+    }
+}
+
+impl std::fmt::Display for PppEnv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// One exchange: the user's prompt, what the agent did (tool events) and
@@ -262,10 +341,14 @@ pub struct Session {
     /// What the user asked of the agent.
     #[serde(default)]
     pub preferences: UserPreferences,
-    /// Whether the user's first prompt was vague (the `paper` profile's
-    /// bonuses need it).
+    /// Whether the user's first prompt was vague (the `paper-code`
+    /// profile's bonuses and costs depend on it).
     #[serde(default)]
     pub vague_prompt: bool,
+    /// The PPP environment, for the `paper-code` profile's cost levels
+    /// (`swe`, the default, or `search`).
+    #[serde(default, skip_serializing_if = "is_swe")]
+    pub ppp_env: PppEnv,
     /// What the user already has at hand (the task description or spec):
     /// a question it answers is low effort.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -285,6 +368,10 @@ fn is_headless(mode: &Mode) -> bool {
     *mode == Mode::Headless
 }
 
+fn is_swe(env: &PppEnv) -> bool {
+    *env == PppEnv::Swe
+}
+
 impl Session {
     /// A session with no turn, no preference and the given outcome.
     pub fn new(agent: impl Into<String>, outcome: TaskOutcome) -> Self {
@@ -296,6 +383,7 @@ impl Session {
             mode: Mode::Headless,
             preferences: UserPreferences::default(),
             vague_prompt: false,
+            ppp_env: PppEnv::Swe,
             context: None,
             turns: Vec::new(),
             outcome,
@@ -329,7 +417,8 @@ impl Session {
 
     /// Checks what serde cannot: a non-empty agent name, an outcome score
     /// that is a number in [0, 1], a test run with at least one test and
-    /// no more passed than run, and preferences under their keys.
+    /// no more passed than run, cost levels within the environment's range,
+    /// and preferences under their keys.
     pub fn validate(&self) -> Result<(), ScoringError> {
         let err = |message: String| ScoringError::Session {
             source_name: None,
@@ -353,6 +442,17 @@ impl Session {
                 )));
             }
             _ => {}
+        }
+        let max = self.ppp_env.max_level();
+        for (t, turn) in self.turns.iter().enumerate() {
+            for (i, q) in turn.questions.iter().flatten().enumerate() {
+                if let Some(level) = q.cost.filter(|l| !(1..=max).contains(l)) {
+                    return Err(err(format!(
+                        "turn {t}, question {i}: cost level {level} is outside 1-{max} of the {} environment",
+                        self.ppp_env
+                    )));
+                }
+            }
         }
         self.preferences.validate()
     }

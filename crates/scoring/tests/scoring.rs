@@ -1,5 +1,6 @@
-//! The integration-test binary of tact-scoring: each rule of the `spec` and
-//! `paper` profiles stated and pinned, the session-level preferences, the
+//! The integration-test binary of tact-scoring: each rule of the `spec`,
+//! `paper` and `paper-code` profiles stated and pinned, `paper-code`
+//! checked against the released code's conformance table, the session-level preferences, the
 //! judge contract, the text checkers' edge cases, fixture floors, and
 //! property tests that scoring and checking never panic.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -12,8 +13,9 @@ use proptest::prelude::*;
 use tact_core::dataset::read_jsonl;
 use tact_scoring::dataset::PreferenceExample;
 use tact_scoring::{
-    AskedQuestion, Category, Judge, JudgeError, JudgeRequest, Preference, Profile, Scope, Scorer,
-    Session, SessionScore, Severity, TaskOutcome, TextChecker, Turn, UserPreferences, Verdict,
+    AskedQuestion, Category, Judge, JudgeError, JudgeRequest, PppEnv, Preference, Profile, Scope,
+    Scorer, Session, SessionScore, Severity, TaskOutcome, TextChecker, Turn, UserPreferences,
+    Verdict,
 };
 use tact_types::EffortLevel::{self, High, Low, Medium};
 
@@ -24,10 +26,7 @@ fn fixtures(rel: &str) -> PathBuf {
 }
 
 fn q(text: &str, effort: EffortLevel) -> AskedQuestion {
-    AskedQuestion {
-        text: text.into(),
-        effort,
-    }
+    AskedQuestion::new(text, effort)
 }
 
 /// A session whose turns carry host-supplied questions (no extraction).
@@ -213,12 +212,13 @@ fn paper_proact_no_bonus_for_asking_nothing() {
 }
 
 #[test]
-fn paper_proact_bonus_needs_a_vague_prompt_and_a_question_all_low() {
+fn paper_proact_bonus_needs_a_question_all_low_whatever_the_prompt() {
+    // The paper's text: +0.05 when all questions are low, vague or not.
     let asked = session(1.0, vec![("A or B?", vec![q("A or B?", Low)])]);
-    close(score(Profile::PAPER, &asked).r_proact, 0.0);
-    let s = score(Profile::PAPER, &vague(asked));
+    let s = score(Profile::PAPER, &asked);
     close(s.r_proact, 0.05);
     assert_eq!(rules(&s), ["paper.proact.bonus"]);
+    close(score(Profile::PAPER, &vague(asked)).r_proact, 0.05);
     let mixed = vague(session(
         1.0,
         vec![("Q?", vec![q("a", Low), q("b", Medium)])],
@@ -227,17 +227,16 @@ fn paper_proact_bonus_needs_a_vague_prompt_and_a_question_all_low() {
 }
 
 #[test]
-fn paper_proact_minus_point_one_for_a_vague_prompt_unasked_and_failed() {
+fn paper_text_has_no_penalty_for_not_asking() {
+    // The -0.1 for a vague prompt, no question and a failed task is the
+    // released code's, not the paper's text (see `paper-code`).
     let failed = vague(session(0.5, vec![("Done.", vec![])]));
     let s = score(Profile::PAPER, &failed);
+    close(s.r_proact, 0.0);
+    assert!(rules(&s).is_empty());
+    let s = score(Profile::PAPER_CODE, &failed);
     close(s.r_proact, -0.1);
-    assert_eq!(rules(&s), ["paper.proact.no_ask_failed"]);
-    // Not when the task succeeded, nor when the prompt was precise.
-    close(
-        score(Profile::PAPER, &vague(session(1.0, vec![]))).r_proact,
-        0.0,
-    );
-    close(score(Profile::PAPER, &session(0.5, vec![])).r_proact, 0.0);
+    assert_eq!(rules(&s), ["paper-code.proact.no_ask_failed"]);
 }
 
 #[test]
@@ -261,7 +260,7 @@ fn paper_pers_format_and_language_cost_point_five_per_violating_message() {
     s.preferences = UserPreferences::from_preferences([Preference::Commas]);
     let r = score(Profile::PAPER, &s);
     close(r.r_pers, -1.0);
-    assert_eq!(rules(&r), ["paper.pers.commas"]);
+    assert_eq!(rules(&r), ["paper.proact.bonus", "paper.pers.commas"]);
 }
 
 #[test]
@@ -299,15 +298,18 @@ fn paper_pers_answer_more_costs_one_per_missing_question() {
 }
 
 #[test]
-fn paper_pers_bonus_needs_vague_prompt_questions_and_a_scored_preference() {
-    let mut s = vague(session(
+fn paper_pers_bonus_needs_full_compliance_with_a_scored_preference() {
+    let mut s = session(
         1.0,
         vec![("Tabs or spaces?", vec![q("Tabs or spaces?", Low)])],
-    ));
+    );
     s.preferences = UserPreferences::from_preferences([Preference::Commas]);
     let r = score(Profile::PAPER, &s);
     close(r.r_pers, 0.05);
     assert_eq!(rules(&r), ["paper.proact.bonus", "paper.pers.bonus"]);
+    // The released code wants a vague prompt for it.
+    close(score(Profile::PAPER_CODE, &s).r_pers, 0.0);
+    close(score(Profile::PAPER_CODE, &vague(s.clone())).r_pers, 0.05);
     // `professional` has no reward function in the paper: no bonus.
     s.preferences = UserPreferences::from_preferences([Preference::Professional]);
     close(score(Profile::PAPER, &s).r_pers, 0.0);
@@ -339,6 +341,273 @@ fn paper_total_is_clamped_and_weighted() {
         })
         .build();
     assert!(bad.is_err());
+}
+
+// ---- paper-code profile: the released reward code ------------------------
+
+/// One row of `fixtures/ppp/paper-code-conformance.jsonl`: a case and what
+/// the released code's `UserReward` computed for it.
+#[derive(serde::Deserialize)]
+struct ConformanceCase {
+    id: String,
+    env: String,
+    vague: bool,
+    task_score: f64,
+    preference: Option<String>,
+    asks: Vec<ConformanceAsk>,
+    #[serde(default)]
+    cost_w: Option<f64>,
+    #[serde(default)]
+    pref_w: Option<f64>,
+    expected: ConformanceExpected,
+    source: String,
+    licence: String,
+}
+
+#[derive(serde::Deserialize)]
+struct ConformanceAsk {
+    effort: EffortLevel,
+    #[serde(default)]
+    cost: Option<u8>,
+    #[serde(default)]
+    text: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct ConformanceExpected {
+    cost_reward: f64,
+    pref_reward: f64,
+    #[serde(rename = "final")]
+    final_score: f64,
+}
+
+/// The case as a tact session: one asking response per ask.
+fn conformance_session(c: &ConformanceCase) -> Session {
+    let mut s = Session::new(
+        "agent",
+        TaskOutcome::Score {
+            value: c.task_score,
+        },
+    );
+    s.vague_prompt = c.vague;
+    s.ppp_env = match c.env.as_str() {
+        "swe" => PppEnv::Swe,
+        "search" => PppEnv::Search,
+        other => panic!("{}: unknown env {other}", c.id),
+    };
+    if let Some(p) = &c.preference {
+        s.preferences = UserPreferences::from_preferences([p.parse::<Preference>().unwrap()]);
+    }
+    s.turns = c
+        .asks
+        .iter()
+        .map(|a| {
+            let text = a
+                .text
+                .clone()
+                .unwrap_or_else(|| "Which option do you prefer?".into());
+            let mut q = AskedQuestion::new(text.clone(), a.effort);
+            if let Some(level) = a.cost {
+                q = q.with_cost(level);
+            }
+            Turn::new("answer", text).with_questions(vec![q])
+        })
+        .collect();
+    s.validate().unwrap();
+    s
+}
+
+#[test]
+fn paper_code_equals_the_released_code_on_every_conformance_case() {
+    let path = fixtures("ppp/paper-code-conformance.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut n = 0;
+    let mut envs = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let c: ConformanceCase = serde_json::from_str(line).unwrap();
+        assert!(
+            c.source.starts_with("sunnweiwei/PPP-Agent@42a46d7"),
+            "{}",
+            c.id
+        );
+        assert_eq!(c.licence, "Apache-2.0");
+        let profile =
+            Profile::paper_code(c.cost_w.unwrap_or(1.0), c.pref_w.unwrap_or(1.0)).unwrap();
+        let r = score(profile, &conformance_session(&c));
+        let id = &c.id;
+        assert!(
+            (r.r_proact - c.expected.cost_reward).abs() < 1e-9,
+            "{id}: cost reward {} != {} ({:?})",
+            r.r_proact,
+            c.expected.cost_reward,
+            r.adjustments
+        );
+        assert!(
+            (r.r_pers - c.expected.pref_reward).abs() < 1e-9,
+            "{id}: preference reward {} != {} ({:?})",
+            r.r_pers,
+            c.expected.pref_reward,
+            r.adjustments
+        );
+        assert!(
+            (r.total - c.expected.final_score).abs() < 1e-9,
+            "{id}: final {} != {} ({:?})",
+            r.total,
+            c.expected.final_score,
+            r.adjustments
+        );
+        assert_eq!(r.cost_levels.len(), c.asks.len(), "{id}");
+        for (level, ask) in r.cost_levels.iter().zip(&c.asks) {
+            assert_eq!(level.mapped, ask.cost.is_none(), "{id}");
+        }
+        *envs.entry(c.env.clone()).or_insert(0) += 1;
+        n += 1;
+    }
+    // The issue's floor, and both environments well covered.
+    assert!(n >= 300, "{n} cases");
+    assert!(envs.values().all(|&k| k >= 100), "{envs:?}");
+}
+
+fn asks(levels: &[u8]) -> Session {
+    session(
+        0.5,
+        levels
+            .iter()
+            .map(|&l| ("Which one?", vec![q("Which one?", Medium).with_cost(l)]))
+            .collect(),
+    )
+}
+
+#[test]
+fn paper_code_prices_each_ask_by_its_cost_level() {
+    // SWE, precise prompt: 0.2 x level, even for level 1.
+    let r = score(Profile::PAPER_CODE, &asks(&[1, 4]));
+    close(r.r_proact, -1.0);
+    assert_eq!(rules(&r), ["paper-code.proact.cost"]);
+    // SWE, vague prompt: 0.1 x (level - 1); all at level 1 earns +0.05.
+    close(
+        score(Profile::PAPER_CODE, &vague(asks(&[1, 4]))).r_proact,
+        -0.3,
+    );
+    let r = score(Profile::PAPER_CODE, &vague(asks(&[1, 1])));
+    close(r.r_proact, 0.05);
+    assert_eq!(rules(&r), ["paper-code.proact.bonus"]);
+    // Search: 0 / 0.05 / 0.9, and the bonus needs only one ask at level 1.
+    let mut s = vague(asks(&[1, 3]));
+    s.ppp_env = PppEnv::Search;
+    let r = score(Profile::PAPER_CODE, &s);
+    close(r.r_proact, -0.85);
+    s.vague_prompt = false;
+    close(score(Profile::PAPER_CODE, &s).r_proact, -1.3);
+}
+
+#[test]
+fn paper_code_maps_effort_to_a_level_and_says_so() {
+    let s = vague(session(
+        1.0,
+        vec![
+            ("A?", vec![q("A?", Low)]),
+            ("B?", vec![q("B?", High)]),
+            ("C?", vec![q("C?", Medium).with_cost(2)]),
+        ],
+    ));
+    let r = score(Profile::PAPER_CODE, &s);
+    let levels: Vec<(u8, bool)> = r.cost_levels.iter().map(|a| (a.level, a.mapped)).collect();
+    assert_eq!(levels, [(1, true), (4, true), (2, false)]);
+    // 0.1 x (0 + 3 + 1).
+    close(r.r_proact, -0.4);
+    assert!(
+        r.adjustments[0].detail.contains("2 mapped from effort"),
+        "{:?}",
+        r.adjustments
+    );
+    // Search maps high to 3.
+    let mut s = s;
+    s.ppp_env = PppEnv::Search;
+    s.turns[2].questions = Some(vec![q("C?", Medium)]);
+    let levels: Vec<u8> = score(Profile::PAPER_CODE, &s)
+        .cost_levels
+        .iter()
+        .map(|a| a.level)
+        .collect();
+    assert_eq!(levels, [1, 3, 2]);
+    // Other profiles report no cost levels.
+    assert!(score(Profile::PAPER, &s).cost_levels.is_empty());
+}
+
+#[test]
+fn paper_code_counts_one_ask_per_asking_response_at_its_highest_level() {
+    // Two questions in one response are one `ask_question` call.
+    let s = vague(session(
+        1.0,
+        vec![(
+            "A? B?",
+            vec![q("A?", Low).with_cost(1), q("B?", Low).with_cost(3)],
+        )],
+    ));
+    let mut s = s;
+    s.preferences = UserPreferences::from_preferences([Preference::AskMany]);
+    let r = score(Profile::PAPER_CODE, &s);
+    assert_eq!(r.cost_levels.len(), 1);
+    assert_eq!(r.cost_levels[0].level, 3);
+    close(r.r_proact, -0.2);
+    // One ask: `ask_many` is respected, and the vague prompt earns the bonus.
+    close(r.r_pers, 0.05);
+}
+
+#[test]
+fn paper_code_session_preferences_follow_the_code() {
+    let mut s = vague(asks(&[1, 1]));
+    s.preferences = UserPreferences::from_preferences([Preference::OnlyBegin]);
+    close(score(Profile::PAPER_CODE, &s).r_pers, -1.0);
+    s.preferences = UserPreferences::from_preferences([Preference::AnswerMore]);
+    close(score(Profile::PAPER_CODE, &s).r_pers, -1.0);
+    s.preferences = UserPreferences::from_preferences([Preference::NoAsk]);
+    close(score(Profile::PAPER_CODE, &s).r_pers, -1.0);
+    s.turns.clear();
+    // Nothing asked: `no_ask` respected, but no bonus without an ask.
+    close(score(Profile::PAPER_CODE, &s).r_pers, 0.0);
+}
+
+#[test]
+fn cost_levels_outside_the_environment_are_rejected() {
+    let mut s = asks(&[4]);
+    assert!(s.validate().is_ok());
+    s.ppp_env = PppEnv::Search;
+    let e = s.validate().unwrap_err().to_string();
+    assert!(
+        e.contains("cost level 4 is outside 1-3 of the search environment"),
+        "{e}"
+    );
+    let e = Session::from_json(
+        r#"{"agent": "a", "outcome": {"kind": "build", "success": true},
+            "turns": [{"response": "Q?", "questions": [{"text": "Q?", "effort": "low", "cost": 0}]}]}"#,
+        Some("s.json"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("s.json") && e.contains("cost level 0"), "{e}");
+    // `ppp_env` and `cost` read from JSON.
+    let s = Session::from_json(
+        r#"{"agent": "a", "outcome": {"kind": "build", "success": true}, "ppp_env": "search",
+            "turns": [{"response": "Q?", "questions": [{"text": "Q?", "effort": "low", "cost": 3}]}]}"#,
+        None,
+    )
+    .unwrap();
+    assert_eq!(s.ppp_env, PppEnv::Search);
+    assert_eq!(s.turns[0].questions.as_ref().unwrap()[0].cost, Some(3));
+}
+
+#[test]
+fn profiles_parse_by_name() {
+    assert_eq!(
+        "paper-code".parse::<Profile>().unwrap(),
+        Profile::PAPER_CODE
+    );
+    assert_eq!("paper".parse::<Profile>().unwrap(), Profile::PAPER);
+    let e = "paper_code".parse::<Profile>().unwrap_err().to_string();
+    assert!(e.contains("spec, paper, paper-code"), "{e}");
+    assert!(Profile::paper_code(-1.0, 1.0).is_err());
 }
 
 // ---- session-level preferences ------------------------------------------
@@ -705,7 +974,7 @@ fn any_session() -> impl Strategy<Value = Session> {
             response,
             questions: qs.map(|v| {
                 v.into_iter()
-                    .map(|(text, effort)| AskedQuestion { text, effort })
+                    .map(|(text, effort)| AskedQuestion::new(text, effort))
                     .collect()
             }),
             events: Vec::new(),
