@@ -1,10 +1,12 @@
 //! `cargo xtask`: project chores. `eval` measures every strategy of every
 //! task on labelled JSONL (accuracy, macro-F1, per-class table, confusion
 //! matrix, latency percentiles, the hybrid's deferral rate); `train` fits
-//! the learned tier's models; `compare` diffs two saved eval runs.
+//! the learned tier's models; `compare` diffs two saved eval runs; `deps`
+//! checks the dependency rules of `docs/architecture.md`.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod compare;
+mod deps;
 mod guidance_task;
 mod metrics;
 mod preferences_task;
@@ -43,6 +45,10 @@ enum Command {
         /// The new run.
         b: PathBuf,
     },
+    /// Check that every workspace package depends only on the workspace
+    /// packages its rule in docs/architecture.md ("Dependency rules")
+    /// allows.
+    Deps,
 }
 
 #[derive(clap::Args)]
@@ -409,6 +415,7 @@ fn main() -> ExitCode {
             print!("{text}");
             true
         }),
+        Command::Deps => deps::run(&root()),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -1,7 +1,8 @@
 //! The integration-test binary of xtask: `cargo xtask eval` output pinned
 //! by insta snapshots (timings left out), the JSON contract, gates, errors
 //! that name file and line, `cargo xtask train` (reproducible, and the
-//! committed models equal a fresh training) and `cargo xtask compare`.
+//! committed models equal a fresh training), `cargo xtask compare` and
+//! `cargo xtask deps`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::PathBuf;
@@ -212,7 +213,7 @@ fn preferences_bad_lines_name_file_and_line() {
 #[test]
 /// The regression gate of `.ci/run` on the held-out dev split: every
 /// preference at 0.95 or more (the target; the fresh dev9 split
-/// measured once, see docs/architecture.md).
+/// measured once, see docs/benchmarks.md).
 fn preferences_fixtures_pass_the_ci_gate() {
     let o = xtask(&["eval", "--task", "preferences", "--json", "--no-timing"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -476,4 +477,15 @@ fn compare_prints_the_differences_of_two_runs() {
     ]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("bad.json"));
+}
+
+#[test]
+fn the_workspace_follows_its_dependency_rules() {
+    let o = xtask(&["deps"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        stdout(&o).contains("dependency rules hold"),
+        "{}",
+        stdout(&o)
+    );
 }

@@ -7,7 +7,7 @@ pub enum Error {
     /// A compiled pattern set failed to build (a bug in a cue table, or a
     /// user-supplied pattern that the `regex` crate rejects).
     #[error(transparent)]
-    Core(#[from] tact_core::CoreError),
+    Core(#[from] tact_core::Error),
     /// A strategy name that this classifier does not know.
     #[error("unknown strategy `{found}` for {task} (expected one of: {expected})")]
     UnknownStrategy {

@@ -70,7 +70,7 @@ impl Task {
         slot.get_or_init(|| {
             LinearModel::from_json(self.default_model_json())
                 .map_err(|e| match e {
-                    tact_core::CoreError::Model { message } => message,
+                    tact_core::Error::Model { message } => message,
                     other => other.to_string(),
                 })
                 .and_then(|m| {
@@ -81,7 +81,7 @@ impl Task {
         })
         .clone()
         .map_err(|message| {
-            Error::Core(tact_core::CoreError::Model {
+            Error::Core(tact_core::Error::Model {
                 message: format!("embedded {} model: {message}", self.name()),
             })
         })
@@ -92,7 +92,7 @@ impl Task {
     pub fn check(self, model: &LinearModel) -> Result<(), Error> {
         let want = self.labels();
         if model.task() != self.name() || model.labels() != want.as_slice() {
-            return Err(Error::Core(tact_core::CoreError::Model {
+            return Err(Error::Core(tact_core::Error::Model {
                 message: format!(
                     "a {} model with labels {:?} cannot serve {} (labels {:?})",
                     model.task(),

@@ -50,3 +50,6 @@ pub mod route;
 mod strategy;
 
 pub use error::Error;
+
+/// `Result` with this crate's [`Error`] as the default error type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

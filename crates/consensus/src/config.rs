@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use tact_scoring::Profile;
 
-use crate::ConsensusError;
+use crate::Error;
 
 /// Tolerance on "the weights sum to 1".
 pub const SUM_TOLERANCE: f64 = 1e-6;
@@ -43,13 +43,13 @@ impl Weights {
     };
 
     /// Validates a pair; `name` says where it came from in errors.
-    pub fn new(technical: f64, interaction: f64, name: &str) -> Result<Weights, ConsensusError> {
+    pub fn new(technical: f64, interaction: f64, name: &str) -> Result<Weights, Error> {
         for (which, value) in [
             ("technical_weight", technical),
             ("interaction_weight", interaction),
         ] {
             if !value.is_finite() || !(0.0..=1.0).contains(&value) {
-                return Err(ConsensusError::InvalidWeight {
+                return Err(Error::InvalidWeight {
                     name: format!("{name}.{which}"),
                     value,
                 });
@@ -57,7 +57,7 @@ impl Weights {
         }
         let sum = technical + interaction;
         if (sum - 1.0).abs() > SUM_TOLERANCE {
-            return Err(ConsensusError::WeightsSum {
+            return Err(Error::WeightsSum {
                 name: name.to_owned(),
                 technical,
                 interaction,
@@ -110,10 +110,10 @@ pub enum Normalization {
 
 impl Normalization {
     /// Checks that a linear map has finite bounds with floor < ceiling.
-    pub fn validate(&self) -> Result<(), ConsensusError> {
+    pub fn validate(&self) -> Result<(), Error> {
         if let Normalization::Linear { floor, ceiling } = *self {
             if !floor.is_finite() || !ceiling.is_finite() || floor >= ceiling {
-                return Err(ConsensusError::Normalization(format!(
+                return Err(Error::Normalization(format!(
                     "linear needs finite bounds with floor < ceiling, got floor {floor}, ceiling {ceiling}"
                 )));
             }
@@ -220,8 +220,8 @@ impl Default for Settings {
 impl PppConfig {
     /// Reads the `[ppp]` table of a TOML document (absent: the defaults);
     /// other tables are ignored. `source` names the file in errors.
-    pub fn from_toml(text: &str, source: Option<&str>) -> Result<PppConfig, ConsensusError> {
-        let doc: Document = toml::from_str(text).map_err(|e| ConsensusError::Config {
+    pub fn from_toml(text: &str, source: Option<&str>) -> Result<PppConfig, Error> {
+        let doc: Document = toml::from_str(text).map_err(|e| Error::Config {
             source_name: source.map(str::to_owned),
             message: e.to_string(),
         })?;
@@ -229,7 +229,7 @@ impl PppConfig {
     }
 
     /// Validates every weight and name, giving the settings to rank with.
-    pub fn validate(&self) -> Result<Settings, ConsensusError> {
+    pub fn validate(&self) -> Result<Settings, Error> {
         let default_weights = Weights::new(self.technical_weight, self.interaction_weight, "ppp")?;
         let mut stages = BTreeMap::new();
         for &(name, t, i) in STAGES {
@@ -240,7 +240,7 @@ impl PppConfig {
         }
         for (name, w) in &self.stages {
             if name.trim().is_empty() {
-                return Err(ConsensusError::Config {
+                return Err(Error::Config {
                     source_name: None,
                     message: "a stage name is empty".into(),
                 });
@@ -262,7 +262,7 @@ impl PppConfig {
                 ceiling: profile.max_interaction(),
             },
             other => {
-                return Err(ConsensusError::Normalization(format!(
+                return Err(Error::Normalization(format!(
                     "unknown normalize `{other}` (expected one of: none, linear)"
                 )));
             }
@@ -281,14 +281,14 @@ impl PppConfig {
 impl Settings {
     /// The weights for `stage` (the defaults when `None`); an unknown
     /// stage is an error.
-    pub fn weights_for(&self, stage: Option<&str>) -> Result<Weights, ConsensusError> {
+    pub fn weights_for(&self, stage: Option<&str>) -> Result<Weights, Error> {
         match stage {
             None => Ok(self.default_weights),
             Some(s) => self
                 .stages
                 .get(s)
                 .copied()
-                .ok_or_else(|| ConsensusError::UnknownStage {
+                .ok_or_else(|| Error::UnknownStage {
                     stage: s.to_owned(),
                     known: self.stages.keys().cloned().collect::<Vec<_>>().join(", "),
                 }),

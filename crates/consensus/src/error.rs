@@ -4,7 +4,7 @@
 /// No input makes the crate panic: every bad input is one of these.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum ConsensusError {
+pub enum Error {
     /// No candidate (or no session) to choose from.
     #[error("no candidates: consensus needs at least one agent")]
     Empty,
@@ -79,5 +79,5 @@ pub enum ConsensusError {
     },
     /// Scoring a session failed (building the scorer, a bad profile).
     #[error(transparent)]
-    Scoring(#[from] tact_scoring::ScoringError),
+    Scoring(#[from] tact_scoring::Error),
 }

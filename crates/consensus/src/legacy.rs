@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ConsensusError;
+use crate::Error;
 
 /// The legacy status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,19 +56,19 @@ pub struct LegacyConsensus {
 
 /// Runs the legacy consensus. Errors on no vote or an empty or duplicate
 /// agent name.
-pub fn legacy_consensus(votes: &[Vote]) -> Result<LegacyConsensus, ConsensusError> {
+pub fn legacy_consensus(votes: &[Vote]) -> Result<LegacyConsensus, Error> {
     if votes.is_empty() {
-        return Err(ConsensusError::Empty);
+        return Err(Error::Empty);
     }
     let mut groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut missing = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for v in votes {
         if v.agent.trim().is_empty() {
-            return Err(ConsensusError::EmptyAgent);
+            return Err(Error::EmptyAgent);
         }
         if !seen.insert(v.agent.as_str()) {
-            return Err(ConsensusError::DuplicateAgent(v.agent.clone()));
+            return Err(Error::DuplicateAgent(v.agent.clone()));
         }
         match v
             .verdict
@@ -143,10 +143,10 @@ mod tests {
         );
         let r = legacy_consensus(&[vote("a", Some("x")), vote("b", Some("w"))]).unwrap();
         assert_eq!(r.verdict.as_deref(), Some("w"), "ties go to byte order");
-        assert!(matches!(legacy_consensus(&[]), Err(ConsensusError::Empty)));
+        assert!(matches!(legacy_consensus(&[]), Err(Error::Empty)));
         assert!(matches!(
             legacy_consensus(&[vote("a", None), vote("a", None)]),
-            Err(ConsensusError::DuplicateAgent(_))
+            Err(Error::DuplicateAgent(_))
         ));
     }
 }

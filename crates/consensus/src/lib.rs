@@ -35,7 +35,7 @@
 //! // Bad input is an error, never a panic.
 //! assert!(weighted_consensus(&[], Weights::DEFAULT, Normalization::None).is_err());
 //! assert!(Weights::new(f64::NAN, 0.3, "ppp").is_err());
-//! # Ok::<(), tact_consensus::ConsensusError>(())
+//! # Ok::<(), tact_consensus::Error>(())
 //! ```
 //!
 //! Whole sessions go through [`Consensus`], which scores each one with
@@ -55,7 +55,10 @@ use serde::{Deserialize, Serialize};
 use tact_scoring::{Scorer, Session, SessionScore};
 
 pub use config::{Normalization, PppConfig, STAGES, Settings, StageWeights, Weights};
-pub use error::ConsensusError;
+pub use error::Error;
+
+/// `Result` with this crate's [`Error`] as the default error type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use legacy::{LegacyConsensus, LegacyStatus, Vote, legacy_consensus};
 pub use weighted::{AgentScore, Candidate, Confidence, WeightedConsensus, weighted_consensus};
 
@@ -92,7 +95,7 @@ pub struct Consensus {
 
 impl Consensus {
     /// Validates the configuration and builds a scorer for its profile.
-    pub fn new(config: &PppConfig) -> Result<Consensus, ConsensusError> {
+    pub fn new(config: &PppConfig) -> Result<Consensus, Error> {
         let settings = config.validate()?;
         let scorer = Scorer::builder().profile(settings.profile).build()?;
         Ok(Consensus { settings, scorer })
@@ -100,7 +103,7 @@ impl Consensus {
 
     /// Uses a scorer of the host's making (with a judge, say); its profile
     /// replaces the configured one, and the normalization ceiling follows it.
-    pub fn with_scorer(config: &PppConfig, scorer: Scorer) -> Result<Consensus, ConsensusError> {
+    pub fn with_scorer(config: &PppConfig, scorer: Scorer) -> Result<Consensus, Error> {
         let mut settings = config.validate()?;
         settings.profile = scorer.profile();
         if let Normalization::Linear { floor, .. } = settings.normalization {
@@ -121,17 +124,13 @@ impl Consensus {
     /// Decides among sessions of one spec and stage. With `stage`, only
     /// sessions of that stage (or with no stage) take part and its weights
     /// apply; without it, the sessions must share one stage (or have none).
-    pub fn decide(
-        &self,
-        sessions: &[Session],
-        stage: Option<&str>,
-    ) -> Result<Decision, ConsensusError> {
+    pub fn decide(&self, sessions: &[Session], stage: Option<&str>) -> Result<Decision, Error> {
         let chosen: Vec<&Session> = sessions
             .iter()
             .filter(|s| stage.is_none_or(|st| s.stage.as_deref().is_none_or(|x| x == st)))
             .collect();
         if chosen.is_empty() {
-            return Err(ConsensusError::Empty);
+            return Err(Error::Empty);
         }
         let distinct = |f: &dyn Fn(&Session) -> Option<&str>| {
             let mut v: Vec<&str> = chosen.iter().filter_map(|s| f(s)).collect();
@@ -141,14 +140,14 @@ impl Consensus {
         };
         let specs = distinct(&|s| s.spec_id.as_deref());
         if specs.len() > 1 {
-            return Err(ConsensusError::Mixed {
+            return Err(Error::Mixed {
                 what: "specs",
                 values: specs.join(", "),
             });
         }
         let stages = distinct(&|s| s.stage.as_deref());
         if stages.len() > 1 {
-            return Err(ConsensusError::Mixed {
+            return Err(Error::Mixed {
                 what: "stages",
                 values: stages.join(", "),
             });

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ConsensusError;
+use crate::Error;
 use crate::config::{Normalization, Weights};
 
 /// One agent to rank.
@@ -81,21 +81,21 @@ pub fn weighted_consensus(
     candidates: &[Candidate],
     weights: Weights,
     normalization: Normalization,
-) -> Result<WeightedConsensus, ConsensusError> {
+) -> Result<WeightedConsensus, Error> {
     if candidates.is_empty() {
-        return Err(ConsensusError::Empty);
+        return Err(Error::Empty);
     }
     normalization.validate()?;
     let mut seen = std::collections::BTreeSet::new();
     for c in candidates {
         if c.agent.trim().is_empty() {
-            return Err(ConsensusError::EmptyAgent);
+            return Err(Error::EmptyAgent);
         }
         if !seen.insert(c.agent.as_str()) {
-            return Err(ConsensusError::DuplicateAgent(c.agent.clone()));
+            return Err(Error::DuplicateAgent(c.agent.clone()));
         }
         if !c.technical.is_finite() || !(0.0..=1.0).contains(&c.technical) {
-            return Err(ConsensusError::InvalidScore {
+            return Err(Error::InvalidScore {
                 agent: c.agent.clone(),
                 field: "technical",
                 value: c.technical,
@@ -105,7 +105,7 @@ pub fn weighted_consensus(
         // Bounded far beyond any real reward, so weighted sums stay exact
         // enough and finite.
         if !c.interaction.is_finite() || c.interaction.abs() > 1e6 {
-            return Err(ConsensusError::InvalidScore {
+            return Err(Error::InvalidScore {
                 agent: c.agent.clone(),
                 field: "interaction",
                 value: c.interaction,

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use proptest::prelude::*;
 use tact_consensus::{
-    Candidate, Consensus, ConsensusError, Decision, LegacyStatus, Normalization, PppConfig,
-    Weights, weighted_consensus,
+    Candidate, Consensus, Decision, Error, LegacyStatus, Normalization, PppConfig, Weights,
+    weighted_consensus,
 };
 use tact_scoring::Session;
 
@@ -83,7 +83,7 @@ fn stage_weights_apply_and_unknown_stages_are_errors() {
     let err = c
         .decide(&sessions("spec_example"), Some("deploy"))
         .unwrap_err();
-    assert!(matches!(err, ConsensusError::Empty), "{err}");
+    assert!(matches!(err, Error::Empty), "{err}");
     let mut s = sessions("spec_example");
     for x in &mut s {
         x.stage = Some("deploy".into());
@@ -200,7 +200,7 @@ fn bad_input_gives_clear_errors() {
     };
     assert!(weighted_consensus(&[cand("a", 1.0, 0.0)], Weights::DEFAULT, bad).is_err());
     let c = Consensus::new(&PppConfig::default()).unwrap();
-    assert!(matches!(c.decide(&[], None), Err(ConsensusError::Empty)));
+    assert!(matches!(c.decide(&[], None), Err(Error::Empty)));
 }
 
 #[test]

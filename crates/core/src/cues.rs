@@ -60,7 +60,7 @@ fn set_matches(set: &RegexSet, haystack: &str, mut found: impl FnMut(usize)) {
 /// Lazy-DFA cache capacity per compiled set (per thread using it).
 const DFA_CACHE_BYTES: usize = 32 << 20;
 
-use crate::CoreError;
+use crate::Error;
 
 /// One weighted cue: a named piece of evidence with a human explanation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -180,15 +180,15 @@ impl CueSetBuilder {
 
     /// Compiles the set. Fails on an invalid regex (look-around included)
     /// or an empty literal.
-    pub fn build(self) -> Result<CueSet, CoreError> {
+    pub fn build(self) -> Result<CueSet, Error> {
         if let Some(p) = self.bad.first() {
-            return Err(CoreError::Pattern {
+            return Err(Error::Pattern {
                 pattern: p.clone(),
                 message: "unbalanced parentheses or too many phrases".into(),
             });
         }
         if let Some((p, ..)) = self.literals.iter().find(|(p, ..)| p.is_empty()) {
-            return Err(CoreError::Pattern {
+            return Err(Error::Pattern {
                 pattern: p.clone(),
                 message: "empty literal".into(),
             });
@@ -208,7 +208,7 @@ impl CueSetBuilder {
             .match_kind(MatchKind::LeftmostLongest)
             .prefilter(false)
             .build(self.literals.iter().map(|(p, ..)| p.as_str()))
-            .map_err(|e| CoreError::Pattern {
+            .map_err(|e| Error::Pattern {
                 pattern: "<literals>".into(),
                 message: e.to_string(),
             })?;
@@ -239,7 +239,7 @@ impl CueSetBuilder {
                 )
                 .syntax(regex_automata::util::syntax::Config::new().utf8(true))
                 .build_many(pats)
-                .map_err(|e| CoreError::Pattern {
+                .map_err(|e| Error::Pattern {
                     pattern: pats.join(" | "),
                     message: e.to_string(),
                 })
@@ -252,7 +252,7 @@ impl CueSetBuilder {
                 RegexBuilder::new(p)
                     .dfa_size_limit(DFA_CACHE_BYTES)
                     .build()
-                    .map_err(|e| CoreError::Pattern {
+                    .map_err(|e| Error::Pattern {
                         pattern: (*p).to_owned(),
                         message: e.to_string(),
                     })?,

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
-use crate::CoreError;
+use crate::Error;
 
 /// A parsed dataset line with its 1-based line number.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,10 +21,7 @@ pub struct Line<T> {
 ///
 /// `source` names the file in errors. Parsing stops at the first bad line:
 /// a dataset is used whole or not at all.
-pub fn parse_jsonl<T: DeserializeOwned>(
-    source: &str,
-    text: &str,
-) -> Result<Vec<Line<T>>, CoreError> {
+pub fn parse_jsonl<T: DeserializeOwned>(source: &str, text: &str) -> Result<Vec<Line<T>>, Error> {
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -33,19 +30,19 @@ pub fn parse_jsonl<T: DeserializeOwned>(
             continue;
         }
         let value: serde_json::Value =
-            serde_json::from_str(trimmed).map_err(|e| CoreError::Dataset {
+            serde_json::from_str(trimmed).map_err(|e| Error::Dataset {
                 file: source.to_owned(),
                 line,
                 message: format!("not valid JSON: {e}"),
             })?;
         if !value.is_object() {
-            return Err(CoreError::Dataset {
+            return Err(Error::Dataset {
                 file: source.to_owned(),
                 line,
                 message: "expected a JSON object".into(),
             });
         }
-        let record = T::deserialize(value).map_err(|e| CoreError::Dataset {
+        let record = T::deserialize(value).map_err(|e| Error::Dataset {
             file: source.to_owned(),
             line,
             message: e.to_string(),
@@ -56,8 +53,8 @@ pub fn parse_jsonl<T: DeserializeOwned>(
 }
 
 /// Reads and parses a JSONL file (see [`parse_jsonl`]).
-pub fn read_jsonl<T: DeserializeOwned>(path: &Path) -> Result<Vec<Line<T>>, CoreError> {
-    let text = std::fs::read_to_string(path).map_err(|source| CoreError::Io {
+pub fn read_jsonl<T: DeserializeOwned>(path: &Path) -> Result<Vec<Line<T>>, Error> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
         path: path.to_owned(),
         source,
     })?;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 /// Everything that can go wrong in `tact-core`.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum CoreError {
+pub enum Error {
     /// A cue pattern failed to compile.
     #[error("invalid cue pattern `{pattern}`: {message}")]
     Pattern {

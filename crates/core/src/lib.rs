@@ -34,7 +34,10 @@ pub mod trajectory;
 mod wordset;
 
 pub use cues::{Cue, CueHit, CueSet, CueSetBuilder};
-pub use error::CoreError;
+pub use error::Error;
+
+/// `Result` with this crate's [`Error`] as the default error type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use text::{
     Segment, extract_questions, normalize, reader_word_count, reader_words, split_sentences,
     word_count, words,

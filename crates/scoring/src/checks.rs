@@ -34,7 +34,7 @@ use regex::Regex;
 use tact_core::text::is_question;
 use tact_core::{extract_questions, reader_word_count, split_sentences};
 
-use crate::ScoringError;
+use crate::Error;
 use crate::preference::{CheckKind, Preference};
 use crate::violation::{Span, Violation};
 
@@ -276,13 +276,13 @@ const NOT_FILES: &[&str] = &[
     "deno.js",
 ];
 
-fn compile(pattern: &str) -> Result<Regex, ScoringError> {
-    Regex::new(pattern).map_err(|e| ScoringError::Pattern(format!("{pattern}: {e}")))
+fn compile(pattern: &str) -> Result<Regex, Error> {
+    Regex::new(pattern).map_err(|e| Error::Pattern(format!("{pattern}: {e}")))
 }
 
 impl TextChecker {
     /// Compiles the checkers' patterns.
-    pub fn new() -> Result<Self, ScoringError> {
+    pub fn new() -> Result<Self, Error> {
         Ok(TextChecker {
             url: compile(
                 r"(?i)\b(?:https?|ftp|file|ssh|git|s3|gs)://[^\s<>`]*[^\s<>`?.,;:!)\]]|\bwww\.[^\s<>`]*[^\s<>`?.,;:!)\]]",
@@ -326,22 +326,18 @@ impl TextChecker {
     }
 
     /// A shared checker, compiled on first use.
-    pub fn shared() -> Result<&'static TextChecker, ScoringError> {
+    pub fn shared() -> Result<&'static TextChecker, Error> {
         static SHARED: OnceLock<Result<TextChecker, String>> = OnceLock::new();
         SHARED
             .get_or_init(|| TextChecker::new().map_err(|e| e.to_string()))
             .as_ref()
-            .map_err(|e| ScoringError::Pattern(e.clone()))
+            .map_err(|e| Error::Pattern(e.clone()))
     }
 
     /// Checks one agent message against a text-level preference: `Ok(None)`
     /// when it is respected, the violation otherwise. Session-level and
     /// judged preferences are an error: they need a session or a judge.
-    pub fn check(
-        &self,
-        preference: Preference,
-        message: &str,
-    ) -> Result<Option<Violation>, ScoringError> {
+    pub fn check(&self, preference: Preference, message: &str) -> Result<Option<Violation>, Error> {
         let violation = match preference {
             Preference::ConciseQuestion => self.concise_question(message),
             Preference::DetailQuestion => self.detail_question(message),
@@ -354,7 +350,7 @@ impl TextChecker {
             Preference::Snippet => self.snippet(message),
             Preference::Length => length(message),
             other => {
-                return Err(ScoringError::NotTextLevel {
+                return Err(Error::NotTextLevel {
                     preference: other.as_str(),
                     kind: match other.check_kind() {
                         CheckKind::Session => "scored on whole sessions",

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 /// building a scorer.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum ScoringError {
+pub enum Error {
     /// A preference name outside the PPP set.
     #[error("unknown preference `{found}` (expected one of: {expected})")]
     UnknownPreference {

@@ -31,7 +31,7 @@
 //! assert!(score.violations.is_empty());
 //! // R = R_Prod 0.9 + R_Proact 0.05 (one low question) + R_Pers 0.05 (no violation).
 //! assert!((score.total - 1.0).abs() < 1e-9);
-//! # Ok::<(), tact_scoring::ScoringError>(())
+//! # Ok::<(), tact_scoring::Error>(())
 //! ```
 //!
 //! User preferences also load from a host's TOML configuration:
@@ -44,7 +44,7 @@
 //!     Some("tact.toml"),
 //! )?;
 //! assert_eq!(prefs.all(), [Preference::LangIta, Preference::Commas]);
-//! # Ok::<(), tact_scoring::ScoringError>(())
+//! # Ok::<(), tact_scoring::Error>(())
 //! ```
 //!
 //! # Features
@@ -64,7 +64,10 @@ pub mod user_prefs;
 pub mod violation;
 
 pub use checks::TextChecker;
-pub use error::ScoringError;
+pub use error::Error;
+
+/// `Result` with this crate's [`Error`] as the default error type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use judge::{Judge, JudgeError, JudgeRequest, NotJudged, Verdict};
 pub use preference::{Category, CheckKind, Preference, Severity};
 pub use profile::{Adjustment, Component, CostLevel, Profile};

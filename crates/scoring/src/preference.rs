@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ScoringError;
+use crate::Error;
 
 /// A user preference of the PPP paper (Sun et al. 2025), by its dataset
 /// name. `no_preference` is not a variant: it is the empty set.
@@ -266,7 +266,7 @@ impl std::fmt::Display for Preference {
 }
 
 impl std::str::FromStr for Preference {
-    type Err = ScoringError;
+    type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         if s == "no_commas" {
@@ -276,7 +276,7 @@ impl std::str::FromStr for Preference {
             .iter()
             .copied()
             .find(|p| p.as_str() == s)
-            .ok_or_else(|| ScoringError::UnknownPreference {
+            .ok_or_else(|| Error::UnknownPreference {
                 found: s.to_owned(),
                 expected: names(Preference::ALL),
             })

@@ -32,7 +32,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ScoringError;
+use crate::Error;
 use crate::preference::{Category, Preference};
 use crate::session::PppEnv;
 use crate::violation::Violation;
@@ -79,25 +79,25 @@ impl Profile {
     };
 
     /// The `paper` profile with the given weights (finite and >= 0).
-    pub fn paper(cost_w: f64, pref_w: f64) -> Result<Profile, ScoringError> {
+    pub fn paper(cost_w: f64, pref_w: f64) -> Result<Profile, Error> {
         check_weights(cost_w, pref_w)?;
         Ok(Profile::Paper { cost_w, pref_w })
     }
 
     /// The `paper-code` profile with the given weights (finite and >= 0).
-    pub fn paper_code(cost_w: f64, pref_w: f64) -> Result<Profile, ScoringError> {
+    pub fn paper_code(cost_w: f64, pref_w: f64) -> Result<Profile, Error> {
         check_weights(cost_w, pref_w)?;
         Ok(Profile::PaperCode { cost_w, pref_w })
     }
 
     /// The profile named `name` (`spec`, `paper` or `paper-code`), with
     /// these weights for the two profiles that take them.
-    pub fn named(name: &str, cost_w: f64, pref_w: f64) -> Result<Profile, ScoringError> {
+    pub fn named(name: &str, cost_w: f64, pref_w: f64) -> Result<Profile, Error> {
         match name {
             "spec" => Ok(Profile::Spec),
             "paper" => Profile::paper(cost_w, pref_w),
             "paper-code" => Profile::paper_code(cost_w, pref_w),
-            _ => Err(ScoringError::UnknownProfile(name.to_owned())),
+            _ => Err(Error::UnknownProfile(name.to_owned())),
         }
     }
 
@@ -142,17 +142,17 @@ impl Profile {
     }
 }
 
-fn check_weights(cost_w: f64, pref_w: f64) -> Result<(), ScoringError> {
+fn check_weights(cost_w: f64, pref_w: f64) -> Result<(), Error> {
     for (name, value) in [("cost_w", cost_w), ("pref_w", pref_w)] {
         if !value.is_finite() || value < 0.0 {
-            return Err(ScoringError::InvalidWeight { name, value });
+            return Err(Error::InvalidWeight { name, value });
         }
     }
     Ok(())
 }
 
 impl std::str::FromStr for Profile {
-    type Err = ScoringError;
+    type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Profile::named(s, 1.0, 1.0)

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use tact_classifiers::effort::EffortClassifier;
 use tact_types::{EffortLevel, Reason};
 
-use crate::ScoringError;
+use crate::Error;
 use crate::checks::TextChecker;
 use crate::judge::{Judge, JudgeRequest, NotJudged, Verdict};
 use crate::preference::{CheckKind, Preference};
@@ -122,7 +122,7 @@ impl ScorerBuilder {
 
     /// Compiles the checkers and the effort classifier, and validates the
     /// profile's weights.
-    pub fn build(self) -> Result<Scorer, ScoringError> {
+    pub fn build(self) -> Result<Scorer, Error> {
         if let Some((cost_w, pref_w)) = self.profile.weights() {
             Profile::named(self.profile.name(), cost_w, pref_w)?;
         }

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use tact_types::EffortLevel;
 use tact_types::trajectory::{Event, JsonValue, Mode, ProgressKind, ToolCall};
 
-use crate::ScoringError;
+use crate::Error;
 use crate::user_prefs::UserPreferences;
 
 /// How the task went: R_Prod in [0, 1], supplied by the host.
@@ -393,22 +393,22 @@ impl Session {
 
     /// Parses and validates a session from JSON; `source` names the file
     /// in errors.
-    pub fn from_json(text: &str, source: Option<&str>) -> Result<Self, ScoringError> {
-        let err = |message: String| ScoringError::Session {
+    pub fn from_json(text: &str, source: Option<&str>) -> Result<Self, Error> {
+        let err = |message: String| Error::Session {
             source_name: source.map(str::to_owned),
             message,
         };
         let session: Session = serde_json::from_str(text).map_err(|e| err(e.to_string()))?;
         session.validate().map_err(|e| match e {
-            ScoringError::Session { message, .. } => err(message),
+            Error::Session { message, .. } => err(message),
             other => err(other.to_string()),
         })?;
         Ok(session)
     }
 
     /// Reads and validates a session file.
-    pub fn read(path: &Path) -> Result<Self, ScoringError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ScoringError::Io {
+    pub fn read(path: &Path) -> Result<Self, Error> {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
             path: path.to_owned(),
             source,
         })?;
@@ -419,8 +419,8 @@ impl Session {
     /// that is a number in [0, 1], a test run with at least one test and
     /// no more passed than run, cost levels within the environment's range,
     /// and preferences under their keys.
-    pub fn validate(&self) -> Result<(), ScoringError> {
-        let err = |message: String| ScoringError::Session {
+    pub fn validate(&self) -> Result<(), Error> {
+        let err = |message: String| Error::Session {
             source_name: None,
             message,
         };
@@ -493,11 +493,7 @@ pub struct LocatedSession {
 /// Parses and validates one session whose text starts on `first_line` of
 /// `source`; errors name `source:LINE:COLUMN` (syntax and shape) or
 /// `source:LINE` (validation, the session's first line).
-fn parse_located(
-    text: &str,
-    source: &str,
-    first_line: usize,
-) -> Result<LocatedSession, ScoringError> {
+fn parse_located(text: &str, source: &str, first_line: usize) -> Result<LocatedSession, Error> {
     let session: Session = serde_json::from_str(text).map_err(|e| {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
@@ -507,15 +503,15 @@ fn parse_located(
         } else {
             format!("{source}:{}:{}", first_line + e.line() - 1, e.column())
         };
-        ScoringError::Session {
+        Error::Session {
             source_name: Some(at),
             message,
         }
     })?;
-    session.validate().map_err(|e| ScoringError::Session {
+    session.validate().map_err(|e| Error::Session {
         source_name: Some(format!("{source}:{first_line}")),
         message: match e {
-            ScoringError::Session { message, .. } => message,
+            Error::Session { message, .. } => message,
             other => other.to_string(),
         },
     })?;
@@ -534,7 +530,7 @@ pub fn parse_sessions(
     text: &str,
     source: &str,
     format: SessionFormat,
-) -> Vec<Result<LocatedSession, ScoringError>> {
+) -> Vec<Result<LocatedSession, Error>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match format {
         SessionFormat::Json => vec![parse_located(text, source, 1)],
@@ -553,10 +549,8 @@ pub fn parse_sessions(
 /// Reads the sessions of a file: `.jsonl` holds one per line, any other
 /// file one session (see [`parse_sessions`]). Fails only when the file
 /// cannot be read (or is not UTF-8); bad sessions are errors in their slot.
-pub fn read_sessions(
-    path: &Path,
-) -> Result<Vec<Result<LocatedSession, ScoringError>>, ScoringError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ScoringError::Io {
+pub fn read_sessions(path: &Path) -> Result<Vec<Result<LocatedSession, Error>>, Error> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
         path: path.to_owned(),
         source,
     })?;

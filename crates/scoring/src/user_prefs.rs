@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::ScoringError;
+use crate::Error;
 use crate::preference::{Category, Preference};
 
 /// The language the user wants to be addressed in.
@@ -31,14 +31,14 @@ pub enum Language {
 }
 
 impl TryFrom<String> for Language {
-    type Error = ScoringError;
+    type Error = Error;
 
     fn try_from(s: String) -> Result<Self, Self::Error> {
         match s.trim().to_lowercase().as_str() {
             "en" | "eng" | "english" => Ok(Language::English),
             "it" | "ita" | "italian" | "italiano" => Ok(Language::Italian),
             "multi" | "multilingual" | "mixed" => Ok(Language::Multi),
-            _ => Err(ScoringError::UnsupportedLanguage(s)),
+            _ => Err(Error::UnsupportedLanguage(s)),
         }
     }
 }
@@ -125,8 +125,8 @@ impl UserPreferences {
 
     /// Reads the `[user_preferences]` table of a TOML document (absent:
     /// no preference) and validates it. `source` names the file in errors.
-    pub fn from_toml(text: &str, source: Option<&str>) -> Result<Self, ScoringError> {
-        let doc: Document = toml::from_str(text).map_err(|e| ScoringError::Toml {
+    pub fn from_toml(text: &str, source: Option<&str>) -> Result<Self, Error> {
+        let doc: Document = toml::from_str(text).map_err(|e| Error::Toml {
             source_name: source.map(str::to_owned),
             message: e.to_string(),
         })?;
@@ -136,7 +136,7 @@ impl UserPreferences {
     }
 
     /// Checks that every preference is listed under its category's key.
-    pub fn validate(&self) -> Result<(), ScoringError> {
+    pub fn validate(&self) -> Result<(), Error> {
         let lists: [(&'static str, &[Preference], &[Category]); 3] = [
             ("format", &self.format, &[Category::Format]),
             ("content", &self.content, &[Category::Content]),
@@ -145,7 +145,7 @@ impl UserPreferences {
         for (key, list, allowed) in lists {
             for p in list {
                 if !allowed.contains(&p.category()) {
-                    return Err(ScoringError::MisplacedPreference {
+                    return Err(Error::MisplacedPreference {
                         preference: p.as_str().to_owned(),
                         category: p.category().as_str(),
                         key,

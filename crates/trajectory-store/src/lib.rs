@@ -56,6 +56,9 @@ mod schema;
 mod store;
 
 pub use error::Error;
+
+/// `Result` with this crate's [`Error`] as the default error type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use model::{
     EffortDistribution, GuidanceFireRecord, LeaderboardRow, QuestionRecord, ScorePoint,
     ScoreRecord, SessionRecord, Severity, StoredTrajectory, ToolCallRecord, TurnRecord,

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Classification, Label, ParseLabelError};
+use crate::{Classification, Error, Label};
 
 /// How much effort answering a clarifying question costs the user
 /// (see the labelling guide, task `effort`).
@@ -40,10 +40,10 @@ impl std::fmt::Display for EffortLevel {
 }
 
 impl std::str::FromStr for EffortLevel {
-    type Err = ParseLabelError;
+    type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        <Self as Label>::parse(s).ok_or_else(|| ParseLabelError::for_label::<Self>("effort", s))
+        <Self as Label>::parse(s).ok_or_else(|| Error::for_label::<Self>("effort", s))
     }
 }
 

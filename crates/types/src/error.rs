@@ -3,7 +3,7 @@
 /// A label string that is not one of the task's labels.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown {task} label `{found}` (expected one of: {expected})")]
-pub struct ParseLabelError {
+pub struct Error {
     /// The task whose label set was used.
     pub task: &'static str,
     /// The text that failed to parse.
@@ -12,7 +12,7 @@ pub struct ParseLabelError {
     pub expected: String,
 }
 
-impl ParseLabelError {
+impl Error {
     /// Builds the error for `found` against the label set `L`.
     pub fn for_label<L: crate::Label>(task: &'static str, found: &str) -> Self {
         Self {

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Classification, Label, ParseLabelError};
+use crate::{Classification, Error, Label};
 
 /// What a retrieval query asks for (see the labelling guide, task
 /// `granularity`).
@@ -39,11 +39,10 @@ impl std::fmt::Display for Granularity {
 }
 
 impl std::str::FromStr for Granularity {
-    type Err = ParseLabelError;
+    type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        <Self as Label>::parse(s)
-            .ok_or_else(|| ParseLabelError::for_label::<Self>("granularity", s))
+        <Self as Label>::parse(s).ok_or_else(|| Error::for_label::<Self>("granularity", s))
     }
 }
 
@@ -131,7 +130,7 @@ impl std::fmt::Display for ScoringMethod {
 }
 
 impl std::str::FromStr for ScoringMethod {
-    type Err = ParseLabelError;
+    type Err = Error;
 
     /// Parses a method name; surrounding white space and case are ignored.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -140,7 +139,7 @@ impl std::str::FromStr for ScoringMethod {
             .iter()
             .copied()
             .find(|m| m.as_str().eq_ignore_ascii_case(t))
-            .ok_or_else(|| ParseLabelError {
+            .ok_or_else(|| Error {
                 task: "scoring method",
                 found: s.to_owned(),
                 expected: Self::ALL

@@ -25,7 +25,10 @@ pub mod trajectory;
 
 pub use classification::{Classification, Reason, Tier};
 pub use effort::{EffortLevel, QuestionEffort};
-pub use error::ParseLabelError;
+pub use error::Error;
+
+/// `Result` with this crate's [`Error`] as the default error type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use granularity::{Granularity, GranularityDecision, GranularityEvidence, ScoringMethod};
 pub use route::{IntentEntry, ModelSlot, QueryType, RouteDecision, RouteRule};
 pub use trajectory::{Event, Mode, PendingCall, ToolCall, Trajectory};

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Classification, Label, ParseLabelError};
+use crate::{Classification, Error, Label};
 
 /// Which pipeline serves an assistant query (see the labelling guide, task
 /// `route`).
@@ -67,10 +67,10 @@ impl std::fmt::Display for QueryType {
 }
 
 impl std::str::FromStr for QueryType {
-    type Err = ParseLabelError;
+    type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        <Self as Label>::parse(s).ok_or_else(|| ParseLabelError::for_label::<Self>("route", s))
+        <Self as Label>::parse(s).ok_or_else(|| Error::for_label::<Self>("route", s))
     }
 }
 

@@ -289,13 +289,13 @@ impl std::fmt::Display for Mode {
 }
 
 impl std::str::FromStr for Mode {
-    type Err = crate::ParseLabelError;
+    type Err = crate::Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "headless" => Ok(Self::Headless),
             "interactive" => Ok(Self::Interactive),
-            _ => Err(crate::ParseLabelError {
+            _ => Err(crate::Error {
                 task: "guidance",
                 found: s.to_owned(),
                 expected: "headless, interactive".to_owned(),

@@ -624,7 +624,7 @@ fn part_splitter() -> Result<regex::Regex, Error> {
         r"(?:,|;|\s-)?\s(?:and|also|plus|y|und)\s(?:also\s)?(?:what|which|how|where|when|who|why|should|shall|do|does|can|could|would|is|are|will|que|cual|como|donde|cuando|debo|puedo|was|welche|wie|wo|wann|soll|kann)(?-u:\b)",
     )
     .map_err(|e| {
-        Error::Core(tact_core::CoreError::Pattern {
+        Error::Core(tact_core::Error::Pattern {
             pattern: "part splitter".into(),
             message: e.to_string(),
         })

@@ -170,7 +170,7 @@ impl GranularityClassifier {
             .get_or_init(|| Self::builder().build().map_err(|e| e.to_string()))
             .as_ref()
             .map_err(|e| {
-                Error::Core(tact_core::CoreError::Pattern {
+                Error::Core(tact_core::Error::Pattern {
                     pattern: "<granularity cues>".into(),
                     message: e.clone(),
                 })

@@ -57,7 +57,7 @@ impl Seed {
             .case_insensitive(true)
             .build()
             .map_err(|e| {
-                Error::Core(tact_core::CoreError::Pattern {
+                Error::Core(tact_core::Error::Pattern {
                     pattern: "<granularity seed families>".into(),
                     message: e.to_string(),
                 })

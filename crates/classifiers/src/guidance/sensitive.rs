@@ -6,7 +6,6 @@ use std::sync::{Arc, LazyLock};
 
 use regex::{Regex, RegexSet};
 use serde_json::Value;
-use tact_core::CoreError;
 use tact_core::guidance::ClassifyError;
 
 use crate::Error;
@@ -200,7 +199,7 @@ struct Shapes {
 }
 
 impl Shapes {
-    fn build(extra: &[(&str, &str)]) -> Result<Self, CoreError> {
+    fn build(extra: &[(&str, &str)]) -> Result<Self, tact_core::Error> {
         let mut patterns = Vec::new();
         let mut info = Vec::new();
         for (id, label, pat, check) in SHAPES {
@@ -211,7 +210,7 @@ impl Shapes {
             patterns.push((*pat).to_owned());
             info.push(((*name).to_owned(), format!("`{name}`"), Check::Always));
         }
-        let compile_err = |pattern: &str, e: regex::Error| CoreError::Pattern {
+        let compile_err = |pattern: &str, e: regex::Error| tact_core::Error::Pattern {
             pattern: pattern.to_owned(),
             message: e.to_string(),
         };

@@ -584,7 +584,7 @@ impl Heuristic {
             r"[0-9][0-9.,]* ?(?:gb|mb|k)? ?(?:of|de|/) ?(?:my |mis |the |los |las )?[0-9]",
         )
         .map_err(|e| {
-            Error::Core(tact_core::CoreError::Pattern {
+            Error::Core(tact_core::Error::Pattern {
                 pattern: "usage figure".into(),
                 message: e.to_string(),
             })

@@ -209,7 +209,7 @@ impl RouterBuilder {
         } else {
             let alternation: Vec<String> = prefixes.iter().map(|p| regex::escape(p)).collect();
             Some(regex::Regex::new(&alternation.join("|")).map_err(|e| {
-                Error::Core(tact_core::CoreError::Pattern {
+                Error::Core(tact_core::Error::Pattern {
                     pattern: "<platform prefixes>".into(),
                     message: e.to_string(),
                 })
@@ -254,7 +254,7 @@ impl Router {
             .get_or_init(|| Self::builder().build().map_err(|e| e.to_string()))
             .as_ref()
             .map_err(|e| {
-                Error::Core(tact_core::CoreError::Pattern {
+                Error::Core(tact_core::Error::Pattern {
                     pattern: "<route cues>".into(),
                     message: e.clone(),
                 })

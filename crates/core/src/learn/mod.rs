@@ -26,7 +26,7 @@
 //! let p = model.predict("explain the design", []);
 //! assert_eq!(p.label(), 1);
 //! assert!(p.probability(1) > 0.5);
-//! # Ok::<(), tact_core::CoreError>(())
+//! # Ok::<(), tact_core::Error>(())
 //! ```
 
 mod features;
@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 pub use features::{FeatureConfig, MAX_FEATURE_BYTES};
 pub use train::{Example, Fit, Trainer};
 
-use crate::CoreError;
+use crate::Error;
 
 /// The `format` field of every model file.
 pub const MODEL_FORMAT: &str = "tact-linear-model";
@@ -152,8 +152,8 @@ impl LinearModel {
     /// Reads a model file. Every field is checked: the format name and
     /// version, the label count, the feature configuration, and that every
     /// row names a bucket in range with one finite weight per label.
-    pub fn from_json(json: &str) -> Result<Self, CoreError> {
-        let bad = |message: String| CoreError::Model { message };
+    pub fn from_json(json: &str) -> Result<Self, Error> {
+        let bad = |message: String| Error::Model { message };
         let file: ModelFile =
             serde_json::from_str(json).map_err(|e| bad(format!("not a model file: {e}")))?;
         if file.format != MODEL_FORMAT {

@@ -6,7 +6,7 @@
 use super::{
     FeatureConfig, LinearModel, MAX_LABELS, MODEL_FORMAT, Prediction, TrainingInfo, softmax,
 };
-use crate::CoreError;
+use crate::Error;
 
 /// One training example: a normalized text, extra feature names and the
 /// index of its label.
@@ -87,8 +87,8 @@ impl Trainer {
         task: &str,
         labels: Vec<String>,
         examples: &[Example],
-    ) -> Result<Fit, CoreError> {
-        let bad = |message: String| CoreError::Model { message };
+    ) -> Result<Fit, Error> {
+        let bad = |message: String| Error::Model { message };
         let k = labels.len();
         if !(2..=MAX_LABELS).contains(&k) {
             return Err(bad(format!("{k} labels; a model has 2 to {MAX_LABELS}")));
