@@ -12,7 +12,6 @@ mod metrics;
 mod preferences_task;
 mod report;
 mod tasks;
-mod text_tasks;
 mod train;
 
 use std::path::{Path, PathBuf};

@@ -1,16 +1,19 @@
-//! The evaluable tasks: each loads its dataset format (per the labelling
-//! guide), runs a strategy over every item, and returns gold labels,
-//! predictions and per-item latencies.
+//! The evaluable text tasks (effort, granularity, route), one adapter over
+//! every [`TextClassifier`]: each loads its dataset format (per the
+//! labelling guide), runs a strategy over every item, and returns gold
+//! labels, predictions and per-item latencies.
 
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use tact_classifiers::effort::{EffortClassifier, Strategy as EffortStrategy};
+use tact_classifiers::effort::EffortClassifier;
+use tact_classifiers::granularity::GranularityClassifier;
+use tact_classifiers::route::Router;
+use tact_classifiers::{TextClassifier, TextDecision};
 use tact_core::dataset::read_jsonl;
 use tact_types::Label;
-use tact_types::dataset::EffortExample;
 
 /// What a run of one strategy over one dataset produced.
 pub struct Outcome {
@@ -52,12 +55,12 @@ pub trait Task {
     fn evaluate(&self, path: &Path, strategy: &str) -> Result<Outcome>;
 }
 
-/// Every task, in report order.
+/// Every text task, in report order.
 pub fn all() -> Vec<Box<dyn Task>> {
     vec![
-        Box::new(Effort),
-        Box::new(crate::text_tasks::GranularityTask),
-        Box::new(crate::text_tasks::RouteTask),
+        Box::new(TextTask::<EffortClassifier>::new()),
+        Box::new(TextTask::<GranularityClassifier>::new()),
+        Box::new(TextTask::<Router>::new()),
     ]
 }
 
@@ -78,49 +81,60 @@ pub fn timed<I>(items: &[I], predict: impl Fn(&I) -> usize) -> (Vec<usize>, Vec<
     (preds, lat)
 }
 
-/// Question effort (`low` / `medium` / `high`).
-pub struct Effort;
+/// A text task measured through its classifier's [`TextClassifier`]
+/// side: datasets split into inputs and gold labels, a strategy built by
+/// name, each decision's label and tier.
+pub struct TextTask<C>(std::marker::PhantomData<fn() -> C>);
 
-impl Task for Effort {
+impl<C> TextTask<C> {
+    /// The task of classifier `C`.
+    pub fn new() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<C> Default for TextTask<C> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<C: TextClassifier> Task for TextTask<C> {
     fn name(&self) -> &'static str {
-        "effort"
+        C::TASK
     }
 
     fn labels(&self) -> Vec<&'static str> {
-        tact_types::EffortLevel::ALL
-            .iter()
-            .map(|l| l.as_str())
-            .collect()
+        C::Label::ALL.iter().map(|l| l.as_str()).collect()
     }
 
     fn strategies(&self) -> Vec<&'static str> {
-        EffortStrategy::ALL.iter().map(|s| s.name()).collect()
+        C::strategies()
     }
 
     fn evaluate(&self, path: &Path, strategy: &str) -> Result<Outcome> {
-        let items = read_jsonl::<EffortExample>(path)?;
-        let classifier = EffortClassifier::builder()
-            .strategy(strategy.parse()?)
-            .build()?;
-        let (pred, latencies_ns) = timed(&items, |l| {
-            classifier
-                .classify(&l.record.text, l.record.context.as_deref())
-                .label
-                .index()
-        });
-        let deferred = count_deferred(strategy, &items, |l| {
-            classifier
-                .classify(&l.record.text, l.record.context.as_deref())
-                .tier
-        });
+        let records = read_jsonl::<C::Example>(path)?;
+        let classifier = C::with_strategy(strategy)?;
+        let mut lines = Vec::with_capacity(records.len());
+        let mut inputs = Vec::with_capacity(records.len());
+        let mut gold = Vec::with_capacity(records.len());
+        for r in records {
+            let (input, label) = C::split(r.record);
+            lines.push(r.line);
+            inputs.push(input);
+            gold.push(label.index());
+        }
+        let (pred, latencies_ns) = timed(&inputs, |i| classifier.decide(i).label().index());
+        let deferred = count_deferred(strategy, &inputs, |i| Some(classifier.decide(i).tier()));
         Ok(Outcome {
-            gold: items.iter().map(|l| l.record.label.index()).collect(),
+            gold,
             pred,
             latencies_ns,
             deferred,
-            items: items
-                .iter()
-                .map(|l| (l.line, l.record.text.clone()))
+            items: lines
+                .into_iter()
+                .zip(&inputs)
+                .map(|(line, i)| (line, C::describe(i)))
                 .collect(),
         })
     }

@@ -173,12 +173,15 @@ pub(crate) fn settle(
 /// hybrid's `heuristic` decision, the result names it and, when both tiers
 /// agree, takes over (moves out) the heuristic's reasons: the caller keeps
 /// only its label and confidence.
+/// The model reads the normalized text and the names of the cues that
+/// fired.
 pub(crate) fn model_decision<L: Label>(
     model: &LinearModel,
-    input: &ModelInput,
+    text: &str,
+    extras: &[&'static str],
     heuristic: Option<(&mut Classification<L>, &HybridThresholds, f32)>,
 ) -> Classification<L> {
-    let p = model.predict(&input.text, input.extras.iter().copied());
+    let p = model.predict(text, extras.iter().copied());
     let i = p.label();
     let label = L::ALL.get(i).copied().unwrap_or(L::ALL[0]);
     let prob = p.probability(i);

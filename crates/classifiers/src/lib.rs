@@ -48,8 +48,11 @@ pub mod learned;
 mod opening;
 pub mod route;
 mod strategy;
+pub mod text;
+mod tiered;
 
 pub use error::Error;
+pub use text::{TextClassifier, TextDecision};
 
 /// `Result` with this crate's [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -43,6 +43,16 @@ macro_rules! strategy_enum {
             /// Every strategy, default first.
             pub const ALL: &'static [Strategy] = &[$(Strategy::$all),+];
 
+            /// The tiers the strategy runs.
+            pub(crate) fn kind(self) -> $crate::tiered::Kind {
+                match self {
+                    Strategy::Heuristic => $crate::tiered::Kind::Heuristic,
+                    Strategy::Seed => $crate::tiered::Kind::Seed,
+                    Strategy::Learned => $crate::tiered::Kind::Learned,
+                    Strategy::Hybrid => $crate::tiered::Kind::Hybrid,
+                }
+            }
+
             /// The strategy's name as used by the CLI and `cargo xtask eval`.
             pub fn name(self) -> &'static str {
                 match self {

@@ -2,12 +2,11 @@
 //! output formatting (text or JSON lines), written against any reader and
 //! writer so tests can drive them.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use tact_classifiers::effort::{EffortClassifier, Strategy};
-use tact_types::dataset::EffortQuery;
 use tact_types::{Classification, EffortLevel};
 
 /// Arguments of `tact effort`.
@@ -66,11 +65,16 @@ pub fn run_effort(args: &EffortArgs, out: &mut impl Write) -> Result<()> {
     if let Some(path) = &args.file {
         let file =
             std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        return run_batch(
+        let render = crate::batch::Render::<EffortClassifier> {
+            text: &|q, r| text_line(&q.text, r),
+            json_extra: &crate::batch::no_extra,
+        };
+        return crate::batch::run(
             &c,
             std::io::BufReader::new(file),
             &path.display().to_string(),
             args.json,
+            &render,
             out,
         );
     }
@@ -82,50 +86,6 @@ pub fn run_effort(args: &EffortArgs, out: &mut impl Write) -> Result<()> {
         writeln!(out, "{}", serde_json::to_string(&r)?)?;
     } else {
         writeln!(out, "{}", text_line(q, &r))?;
-    }
-    Ok(())
-}
-
-/// Streams one result per input line. A JSONL line that does not parse is
-/// an error naming the source and line; blank lines are skipped.
-pub fn run_batch(
-    c: &EffortClassifier,
-    reader: impl BufRead,
-    source: &str,
-    json: bool,
-    out: &mut impl Write,
-) -> Result<()> {
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.with_context(|| format!("{source}:{}: cannot read", i + 1))?;
-        let trimmed = line.trim();
-        if trimmed.is_empty() {
-            continue;
-        }
-        let query = if trimmed.starts_with('{') {
-            serde_json::from_str::<EffortQuery>(trimmed)
-                .with_context(|| format!("{source}:{}: invalid JSON line", i + 1))?
-        } else {
-            EffortQuery {
-                id: None,
-                text: trimmed.to_owned(),
-                context: None,
-            }
-        };
-        let r = c.classify(&query.text, query.context.as_deref());
-        if json {
-            let value = serde_json::json!({
-                "line": i + 1,
-                "id": query.id,
-                "text": query.text,
-                "label": r.label,
-                "confidence": r.confidence,
-                "reasons": r.reasons,
-            });
-            writeln!(out, "{value}")?;
-        } else {
-            writeln!(out, "{}", text_line(&query.text, &r))?;
-        }
-        out.flush()?;
     }
     Ok(())
 }

@@ -2,12 +2,11 @@
 //! holistic, one at a time or in batches, optionally with the scoring
 //! method a recursion level would use; output as text or JSON lines.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use tact_classifiers::granularity::{GranularityClassifier, ScoringConfig, Strategy};
-use tact_types::dataset::GranularityQuery;
 use tact_types::{GranularityDecision, Label};
 
 /// Arguments of `tact granularity`.
@@ -80,22 +79,24 @@ fn text_line(query: &str, d: &GranularityDecision, method: Option<&str>) -> Stri
     line
 }
 
+/// The scoring choice of `level` for `query`, as JSON.
+fn scoring_json(g: &Granularity, level: usize, query: &str) -> serde_json::Value {
+    let choice = g.classifier.select_scoring(&g.scoring, level, query);
+    serde_json::json!({
+        "level": choice.level,
+        "configured": choice.configured,
+        "method": choice.method,
+        "reason": choice.reason,
+    })
+}
+
 /// One result as JSON: the decision, plus the scoring choice when a level
 /// was given.
 fn json_value(g: &Granularity, level: Option<usize>, query: &str) -> Result<serde_json::Value> {
     let d = g.classifier.classify(query);
     let mut v = serde_json::to_value(&d)?;
     if let (Some(level), Some(obj)) = (level, v.as_object_mut()) {
-        let choice = g.classifier.select_scoring(&g.scoring, level, query);
-        obj.insert(
-            "scoring".into(),
-            serde_json::json!({
-                "level": choice.level,
-                "configured": choice.configured,
-                "method": choice.method,
-                "reason": choice.reason,
-            }),
-        );
+        obj.insert("scoring".into(), scoring_json(g, level, query));
     }
     Ok(v)
 }
@@ -117,11 +118,20 @@ pub fn run(args: &GranularityArgs, g: &Granularity, out: &mut impl Write) -> Res
     if let Some(path) = &args.file {
         let file =
             std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        return run_batch(
-            g,
-            args,
+        let render = crate::batch::Render::<GranularityClassifier> {
+            text: &|q, _| text(g, args.level, &q.text),
+            json_extra: &|q, obj| {
+                if let Some(level) = args.level {
+                    obj.insert("scoring".into(), scoring_json(g, level, &q.text));
+                }
+            },
+        };
+        return crate::batch::run(
+            &g.classifier,
             std::io::BufReader::new(file),
             &path.display().to_string(),
+            args.json,
+            &render,
             out,
         );
     }
@@ -132,46 +142,6 @@ pub fn run(args: &GranularityArgs, g: &Granularity, out: &mut impl Write) -> Res
         writeln!(out, "{}", json_value(g, args.level, q)?)?;
     } else {
         writeln!(out, "{}", text(g, args.level, q))?;
-    }
-    Ok(())
-}
-
-/// Streams one result per input line. A JSONL line that does not parse is
-/// an error naming the source and line; blank lines are skipped.
-fn run_batch(
-    g: &Granularity,
-    args: &GranularityArgs,
-    reader: impl BufRead,
-    source: &str,
-    out: &mut impl Write,
-) -> Result<()> {
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.with_context(|| format!("{source}:{}: cannot read", i + 1))?;
-        let trimmed = line.trim();
-        if trimmed.is_empty() {
-            continue;
-        }
-        let query = if trimmed.starts_with('{') {
-            serde_json::from_str::<GranularityQuery>(trimmed)
-                .with_context(|| format!("{source}:{}: invalid JSON line", i + 1))?
-        } else {
-            GranularityQuery {
-                id: None,
-                text: trimmed.to_owned(),
-            }
-        };
-        if args.json {
-            let mut v = json_value(g, args.level, &query.text)?;
-            if let Some(obj) = v.as_object_mut() {
-                obj.insert("line".into(), (i + 1).into());
-                obj.insert("id".into(), query.id.clone().into());
-                obj.insert("text".into(), query.text.clone().into());
-            }
-            writeln!(out, "{v}")?;
-        } else {
-            writeln!(out, "{}", text(g, args.level, &query.text))?;
-        }
-        out.flush()?;
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! queries, the route of assistant messages, guidance over trajectories.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod batch;
 mod effort;
 mod granularity;
 mod guide;

@@ -2,12 +2,11 @@
 //! the routing contract, one at a time (with an optional history file) or
 //! in batches; output as text or JSON lines.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use tact_classifiers::route::{ModelSlots, Router, Strategy};
-use tact_types::dataset::RouteQuery;
 use tact_types::{IntentEntry, Label, RouteDecision};
 
 /// Arguments of `tact route`.
@@ -96,11 +95,16 @@ pub fn run(args: &RouteArgs, router: &Router, out: &mut impl Write) -> Result<()
     if let Some(path) = &args.file {
         let file =
             std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        return run_batch(
+        let render = crate::batch::Render::<Router> {
+            text: &|q, d| text_line(&q.text, d),
+            json_extra: &crate::batch::no_extra,
+        };
+        return crate::batch::run(
             router,
             std::io::BufReader::new(file),
             &path.display().to_string(),
             args.json,
+            &render,
             out,
         );
     }
@@ -120,48 +124,6 @@ pub fn run(args: &RouteArgs, router: &Router, out: &mut impl Write) -> Result<()
         writeln!(out, "{}", serde_json::to_string(&d)?)?;
     } else {
         writeln!(out, "{}", text_line(message, &d))?;
-    }
-    Ok(())
-}
-
-/// Streams one result per input line. A JSONL line that does not parse is
-/// an error naming the source and line; blank lines are skipped.
-fn run_batch(
-    router: &Router,
-    reader: impl BufRead,
-    source: &str,
-    json: bool,
-    out: &mut impl Write,
-) -> Result<()> {
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.with_context(|| format!("{source}:{}: cannot read", i + 1))?;
-        let trimmed = line.trim();
-        if trimmed.is_empty() {
-            continue;
-        }
-        let query = if trimmed.starts_with('{') {
-            serde_json::from_str::<RouteQuery>(trimmed)
-                .with_context(|| format!("{source}:{}: invalid JSON line", i + 1))?
-        } else {
-            RouteQuery {
-                id: None,
-                text: trimmed.to_owned(),
-                history: Vec::new(),
-            }
-        };
-        let d = router.route(&query.text, &query.history);
-        if json {
-            let mut v = serde_json::to_value(&d)?;
-            if let Some(obj) = v.as_object_mut() {
-                obj.insert("line".into(), (i + 1).into());
-                obj.insert("id".into(), query.id.clone().into());
-                obj.insert("text".into(), query.text.clone().into());
-            }
-            writeln!(out, "{v}")?;
-        } else {
-            writeln!(out, "{}", text_line(&query.text, &d))?;
-        }
-        out.flush()?;
     }
     Ok(())
 }

@@ -36,10 +36,15 @@ impl Reason {
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Tier {
-    /// The rule-based heuristic (confident enough on its own).
+    /// The rule-based heuristic (alone, or confident enough in a hybrid).
     Heuristic,
     /// The learned linear model.
     Learned,
+    /// The design documents' baseline procedure (the `seed` strategy).
+    Seed,
+    /// A model-backed tier after the learned one: a language model asked
+    /// about what the cheaper tiers left unsure.
+    Model,
 }
 
 impl Tier {
@@ -48,6 +53,8 @@ impl Tier {
         match self {
             Tier::Heuristic => "heuristic",
             Tier::Learned => "learned",
+            Tier::Seed => "seed",
+            Tier::Model => "model",
         }
     }
 }
@@ -62,8 +69,8 @@ pub struct Classification<L> {
     /// The cues that fired, strongest first.
     #[serde(default)]
     pub reasons: Vec<Reason>,
-    /// Which tier decided, for the `learned` and `hybrid` strategies
-    /// (absent for single-tier strategies).
+    /// Which tier decided: set by every text classifier of tact (absent
+    /// only in a classification built by hand).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tier: Option<Tier>,
 }

@@ -24,13 +24,15 @@
 mod heuristic;
 pub mod seed;
 
-use std::sync::{Arc, OnceLock};
+use std::borrow::Cow;
 
 use tact_core::{extract_questions, normalize};
-use tact_types::{Classification, EffortLevel, QuestionEffort, Tier};
+use tact_types::dataset::{EffortExample, EffortQuery};
+use tact_types::{Classification, EffortLevel, QuestionEffort};
 
 use crate::Error;
-use crate::learned::{self, HybridThresholds, LinearModel, ModelInput, Task, Traced};
+use crate::learned::{Task, Traced};
+use crate::tiered::{self, Baseline, Cues, Settings, Tiered, Trace};
 
 crate::strategy::strategy_enum! {
     task: "effort",
@@ -41,59 +43,85 @@ crate::strategy::strategy_enum! {
     all: [Hybrid, Heuristic, Seed, Learned],
 }
 
+/// A question and what the user already has at hand.
+type Input<'a> = (&'a str, Option<&'a str>);
+
+impl Cues for heuristic::Heuristic {
+    type Label = EffortLevel;
+    type Input<'a> = Input<'a>;
+    type Decision = Classification<EffortLevel>;
+    type Extras = heuristic::Extras;
+
+    const TASK: Task = Task::Effort;
+
+    fn decide(&self, (question, context): Input<'_>) -> Self::Decision {
+        self.classify(question, context)
+    }
+
+    fn trace(
+        &self,
+        (question, context): Input<'_>,
+        extras: &mut Self::Extras,
+    ) -> Trace<Self::Decision> {
+        let (decision, gap, text) = self.classify_traced(question, context, Some(extras));
+        Trace {
+            decision,
+            gap,
+            fixed: false,
+            kept_by_hybrid: false,
+            text,
+        }
+    }
+
+    fn model_text<'a>(input: Self::Input<'a>) -> Cow<'a, str> {
+        Cow::Owned(normalize(input.0))
+    }
+
+    fn classification(decision: &mut Self::Decision) -> &mut Self::Decision {
+        decision
+    }
+
+    fn into_classification(decision: Self::Decision) -> Self::Decision {
+        decision
+    }
+
+    fn with_model(_: Self::Decision, model: Self::Decision) -> Self::Decision {
+        model
+    }
+}
+
+/// ADR-001-002's tree, which reads the question alone.
+#[derive(Debug, Clone, Copy)]
+struct SeedTree;
+
+impl Baseline<heuristic::Heuristic> for SeedTree {
+    fn decide(&self, (question, _): Input<'_>) -> Classification<EffortLevel> {
+        seed::classify(question)
+    }
+}
+
 /// Builder of an [`EffortClassifier`].
 #[derive(Debug, Clone, Default)]
 pub struct EffortClassifierBuilder {
     strategy: Strategy,
-    model: Option<Arc<LinearModel>>,
-    thresholds: Option<HybridThresholds>,
+    settings: Settings,
 }
 
 impl EffortClassifierBuilder {
-    /// Chooses the strategy (default: [`Strategy::Hybrid`]).
-    #[must_use]
-    pub fn strategy(mut self, strategy: Strategy) -> Self {
-        self.strategy = strategy;
-        self
-    }
-
-    /// Uses `model` instead of the embedded default for the `learned` and
-    /// `hybrid` strategies (checked at [`build`](Self::build): it must be
-    /// an `effort` model with labels `low`, `medium`, `high`).
-    #[must_use]
-    pub fn model(mut self, model: LinearModel) -> Self {
-        self.model = Some(Arc::new(model));
-        self
-    }
-
-    /// Sets the hybrid thresholds: the heuristic decides when its
-    /// confidence and the gap between its top two scores reach them. By
-    /// default, the thresholds stored with the model.
-    #[must_use]
-    pub fn hybrid_thresholds(mut self, thresholds: HybridThresholds) -> Self {
-        self.thresholds = Some(thresholds);
-        self
-    }
+    tiered::builder_methods!(task: "effort", labels: "`low`, `medium`, `high`");
 
     /// Compiles the classifier's cue sets (and loads the model for the
     /// `learned` and `hybrid` strategies). Do this once and share the
     /// classifier: classification takes `&self`.
     pub fn build(self) -> Result<EffortClassifier, Error> {
-        let heuristic = match self.strategy {
-            Strategy::Seed => None,
-            _ => Some(heuristic::Heuristic::new()?),
-        };
-        let (model, thresholds) = learned::settle(
-            Task::Effort,
-            matches!(self.strategy, Strategy::Learned | Strategy::Hybrid),
-            self.model,
-            self.thresholds,
-        )?;
         Ok(EffortClassifier {
             strategy: self.strategy,
-            heuristic,
-            model,
-            thresholds,
+            tiers: Tiered::build(
+                self.strategy.kind(),
+                self.settings,
+                heuristic::Heuristic::new,
+                || Ok(SeedTree),
+            )?,
         })
     }
 }
@@ -102,9 +130,7 @@ impl EffortClassifierBuilder {
 #[derive(Debug, Clone)]
 pub struct EffortClassifier {
     strategy: Strategy,
-    heuristic: Option<heuristic::Heuristic>,
-    model: Option<Arc<LinearModel>>,
-    thresholds: HybridThresholds,
+    tiers: Tiered<heuristic::Heuristic, SeedTree>,
 }
 
 impl EffortClassifier {
@@ -113,85 +139,21 @@ impl EffortClassifier {
         EffortClassifierBuilder::default()
     }
 
-    /// A shared default classifier, compiled on first use.
-    pub fn shared() -> Result<&'static EffortClassifier, Error> {
-        static SHARED: OnceLock<Result<EffortClassifier, String>> = OnceLock::new();
-        SHARED
-            .get_or_init(|| Self::builder().build().map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(|e| {
-                Error::Core(tact_core::Error::Pattern {
-                    pattern: "<effort cues>".into(),
-                    message: e.clone(),
-                })
-            })
-    }
-
-    /// The strategy in use.
-    pub fn strategy(&self) -> Strategy {
-        self.strategy
-    }
-
-    /// The hybrid thresholds in use.
-    pub fn hybrid_thresholds(&self) -> HybridThresholds {
-        self.thresholds
-    }
+    tiered::classifier_methods!(ty: EffortClassifier, what: "<effort cues>");
 
     /// Classifies one question. `context` is what the user already has at
     /// hand (the task description or spec the agent was given); when it
-    /// answers the question, the question is low effort.
+    /// answers the question, the question is low effort. The result names
+    /// the tier that decided.
     pub fn classify(&self, question: &str, context: Option<&str>) -> Classification<EffortLevel> {
-        let Some(h) = &self.heuristic else {
-            return seed::classify(question);
-        };
-        match (self.strategy, &self.model) {
-            (Strategy::Learned, Some(model)) => {
-                let t = self.traced_with(h, question, context);
-                learned::model_decision(model, &t.input, None)
-            }
-            (Strategy::Hybrid, Some(model)) => {
-                let mut extras = heuristic::Extras::new();
-                let (mut c, gap, normalized) =
-                    h.classify_traced(question, context, Some(&mut extras));
-                if !learned::defers(c.confidence, gap, false, &self.thresholds) {
-                    return c.with_tier(Tier::Heuristic);
-                }
-                let input = ModelInput {
-                    text: normalized.unwrap_or_else(|| normalize(question)),
-                    extras: extras.into_vec(),
-                };
-                learned::model_decision(model, &input, Some((&mut c, &self.thresholds, gap)))
-            }
-            _ => h.classify(question, context),
-        }
+        self.tiers.classify((question, context))
     }
 
     /// The heuristic's decision with its top-two gap and the learned
     /// model's input (what `cargo xtask train` learns from). `None` for
     /// the `seed` strategy, which has no cues.
     pub fn trace(&self, question: &str, context: Option<&str>) -> Option<Traced<EffortLevel>> {
-        self.heuristic
-            .as_ref()
-            .map(|h| self.traced_with(h, question, context))
-    }
-
-    fn traced_with(
-        &self,
-        h: &heuristic::Heuristic,
-        question: &str,
-        context: Option<&str>,
-    ) -> Traced<EffortLevel> {
-        let mut extras = heuristic::Extras::new();
-        let (heuristic, gap, normalized) = h.classify_traced(question, context, Some(&mut extras));
-        Traced {
-            heuristic,
-            gap,
-            fixed: false,
-            input: ModelInput {
-                text: normalized.unwrap_or_else(|| normalize(question)),
-                extras: extras.into_vec(),
-            },
-        }
+        self.tiers.trace((question, context))
     }
 
     /// Finds every question in a whole agent message and classifies each.
@@ -209,5 +171,50 @@ impl EffortClassifier {
                 }
             })
             .collect()
+    }
+}
+
+impl crate::TextClassifier for EffortClassifier {
+    const TASK: &'static str = "effort";
+    type Input = EffortQuery;
+    type Example = EffortExample;
+    type Label = EffortLevel;
+    type Decision = Classification<EffortLevel>;
+
+    fn strategies() -> Vec<&'static str> {
+        Strategy::ALL.iter().map(|s| s.name()).collect()
+    }
+
+    fn with_strategy(strategy: &str) -> Result<Self, Error> {
+        Self::builder().strategy(strategy.parse()?).build()
+    }
+
+    fn input(text: String) -> EffortQuery {
+        EffortQuery {
+            id: None,
+            text,
+            context: None,
+        }
+    }
+
+    fn text(input: &EffortQuery) -> &str {
+        &input.text
+    }
+
+    fn id(input: &EffortQuery) -> Option<&str> {
+        input.id.as_deref()
+    }
+
+    fn split(e: EffortExample) -> (EffortQuery, EffortLevel) {
+        let query = EffortQuery {
+            id: e.id,
+            text: e.text,
+            context: e.context,
+        };
+        (query, e.label)
+    }
+
+    fn decide(&self, input: &EffortQuery) -> Classification<EffortLevel> {
+        self.classify(&input.text, input.context.as_deref())
     }
 }

@@ -36,42 +36,72 @@ mod heuristic;
 mod scoring;
 pub mod seed;
 
-use std::sync::{Arc, OnceLock};
+use std::borrow::Cow;
 
 use tact_core::normalize;
-use tact_types::{Granularity, GranularityDecision, Tier};
+use tact_types::dataset::{GranularityExample, GranularityQuery};
+use tact_types::{Classification, Granularity, GranularityDecision};
 
 pub use heuristic::{EVIDENCE_FLOOR, MIN_GAP};
 pub use scoring::{MAX_LEVELS, ScoringChoice, ScoringConfig};
 
 use crate::Error;
-use crate::learned::{self, HybridThresholds, LinearModel, ModelInput, Task, Traced};
+use crate::learned::{Task, Traced};
+use crate::tiered::{self, Baseline, Cues, Settings, Tiered, Trace};
 
-/// The heuristic decision and the model input of `query`.
-fn traced(h: &heuristic::Heuristic, query: &str) -> (GranularityDecision, ModelInput) {
-    let mut extras = Vec::with_capacity(16);
-    let d = h.classify_traced(query, Some(&mut extras));
-    let input = ModelInput {
-        text: normalize(query),
-        extras,
-    };
-    (d, input)
+impl Cues for heuristic::Heuristic {
+    type Label = Granularity;
+    type Input<'a> = &'a str;
+    type Decision = GranularityDecision;
+    type Extras = Vec<&'static str>;
+
+    const TASK: Task = Task::Granularity;
+
+    fn decide(&self, query: &str) -> GranularityDecision {
+        self.classify(query)
+    }
+
+    fn trace(&self, query: &str, extras: &mut Self::Extras) -> Trace<GranularityDecision> {
+        extras.reserve(16);
+        let decision = self.classify_traced(query, Some(extras));
+        Trace {
+            // The gap between the two sides' evidence.
+            gap: (decision.evidence.fine_grained - decision.evidence.holistic).abs(),
+            decision,
+            fixed: false,
+            kept_by_hybrid: false,
+            text: None,
+        }
+    }
+
+    fn model_text<'a>(query: Self::Input<'a>) -> Cow<'a, str> {
+        Cow::Owned(normalize(query))
+    }
+
+    fn classification(d: &mut GranularityDecision) -> &mut Classification<Granularity> {
+        &mut d.classification
+    }
+
+    fn into_classification(d: GranularityDecision) -> Classification<Granularity> {
+        d.classification
+    }
+
+    /// The model's classification in place of the heuristic's, keeping the
+    /// evidence; a model decision is not ambiguous when its margin is clear.
+    fn with_model(
+        mut d: GranularityDecision,
+        c: Classification<Granularity>,
+    ) -> GranularityDecision {
+        d.ambiguous = c.confidence < 0.6;
+        d.classification = c;
+        d
+    }
 }
 
-/// The gap between the two sides' evidence.
-fn gap(d: &GranularityDecision) -> f32 {
-    (d.evidence.fine_grained - d.evidence.holistic).abs()
-}
-
-/// The model's classification in place of the heuristic's, keeping the
-/// evidence; a model decision is not ambiguous when its margin is clear.
-fn with_model(
-    mut d: GranularityDecision,
-    c: tact_types::Classification<Granularity>,
-) -> GranularityDecision {
-    d.ambiguous = c.confidence < 0.6;
-    d.classification = c;
-    d
+impl Baseline<heuristic::Heuristic> for seed::Seed {
+    fn decide(&self, query: &str) -> GranularityDecision {
+        self.classify(query)
+    }
 }
 
 crate::strategy::strategy_enum! {
@@ -87,63 +117,26 @@ crate::strategy::strategy_enum! {
 #[derive(Debug, Clone, Default)]
 pub struct GranularityClassifierBuilder {
     strategy: Strategy,
-    model: Option<Arc<LinearModel>>,
-    thresholds: Option<HybridThresholds>,
+    settings: Settings,
 }
 
 impl GranularityClassifierBuilder {
-    /// Chooses the strategy (default: [`Strategy::Hybrid`]).
-    #[must_use]
-    pub fn strategy(mut self, strategy: Strategy) -> Self {
-        self.strategy = strategy;
-        self
-    }
-
-    /// Uses `model` instead of the embedded default for the `learned` and
-    /// `hybrid` strategies (checked at [`build`](Self::build): it must be
-    /// a `granularity` model with labels `fine-grained`, `holistic`).
-    #[must_use]
-    pub fn model(mut self, model: LinearModel) -> Self {
-        self.model = Some(Arc::new(model));
-        self
-    }
-
-    /// Sets the hybrid thresholds: the heuristic decides when its
-    /// confidence and the gap between its two sides' evidence reach them.
-    /// By default, the thresholds stored with the model.
-    #[must_use]
-    pub fn hybrid_thresholds(mut self, thresholds: HybridThresholds) -> Self {
-        self.thresholds = Some(thresholds);
-        self
-    }
+    tiered::builder_methods!(task: "granularity", labels: "`fine-grained`, `holistic`");
 
     /// Compiles the strategy's patterns (and loads the model for the
     /// `learned` and `hybrid` strategies). Do this once and share the
     /// classifier: classification takes `&self`.
     pub fn build(self) -> Result<GranularityClassifier, Error> {
-        let inner = match self.strategy {
-            Strategy::Seed => Inner::Seed(seed::Seed::new()?),
-            _ => Inner::Heuristic(Box::new(heuristic::Heuristic::new()?)),
-        };
-        let (model, thresholds) = learned::settle(
-            Task::Granularity,
-            matches!(self.strategy, Strategy::Learned | Strategy::Hybrid),
-            self.model,
-            self.thresholds,
-        )?;
         Ok(GranularityClassifier {
             strategy: self.strategy,
-            inner,
-            model,
-            thresholds,
+            tiers: Tiered::build(
+                self.strategy.kind(),
+                self.settings,
+                heuristic::Heuristic::new,
+                seed::Seed::new,
+            )?,
         })
     }
-}
-
-#[derive(Debug, Clone)]
-enum Inner {
-    Heuristic(Box<heuristic::Heuristic>),
-    Seed(seed::Seed),
 }
 
 /// Classifies what a retrieval query asks for: one locatable piece of
@@ -152,9 +145,7 @@ enum Inner {
 #[derive(Debug, Clone)]
 pub struct GranularityClassifier {
     strategy: Strategy,
-    inner: Inner,
-    model: Option<Arc<LinearModel>>,
-    thresholds: HybridThresholds,
+    tiers: Tiered<heuristic::Heuristic, seed::Seed>,
 }
 
 impl GranularityClassifier {
@@ -163,83 +154,63 @@ impl GranularityClassifier {
         GranularityClassifierBuilder::default()
     }
 
-    /// A shared default classifier, compiled on first use.
-    pub fn shared() -> Result<&'static GranularityClassifier, Error> {
-        static SHARED: OnceLock<Result<GranularityClassifier, String>> = OnceLock::new();
-        SHARED
-            .get_or_init(|| Self::builder().build().map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(|e| {
-                Error::Core(tact_core::Error::Pattern {
-                    pattern: "<granularity cues>".into(),
-                    message: e.clone(),
-                })
-            })
-    }
-
-    /// The strategy in use.
-    pub fn strategy(&self) -> Strategy {
-        self.strategy
-    }
-
-    /// The hybrid thresholds in use.
-    pub fn hybrid_thresholds(&self) -> HybridThresholds {
-        self.thresholds
-    }
+    tiered::classifier_methods!(ty: GranularityClassifier, what: "<granularity cues>");
 
     /// Classifies one query: label, confidence, reasons, evidence on each
-    /// side and whether the decision is ambiguous.
+    /// side, whether the decision is ambiguous, and the tier that decided.
     pub fn classify(&self, query: &str) -> GranularityDecision {
-        let h = match &self.inner {
-            Inner::Heuristic(h) => h,
-            Inner::Seed(s) => return s.classify(query),
-        };
-        match (self.strategy, &self.model) {
-            (Strategy::Learned, Some(model)) => {
-                let (d, input) = traced(h, query);
-                with_model(d, learned::model_decision(model, &input, None))
-            }
-            (Strategy::Hybrid, Some(model)) => {
-                let mut extras = Vec::with_capacity(16);
-                let mut d = h.classify_traced(query, Some(&mut extras));
-                let gap = gap(&d);
-                if !learned::defers(d.confidence(), gap, false, &self.thresholds) {
-                    d.classification.tier = Some(Tier::Heuristic);
-                    return d;
-                }
-                let input = ModelInput {
-                    text: normalize(query),
-                    extras,
-                };
-                let c = learned::model_decision(
-                    model,
-                    &input,
-                    Some((&mut d.classification, &self.thresholds, gap)),
-                );
-                with_model(d, c)
-            }
-            _ => h.classify(query),
-        }
+        self.tiers.classify(query)
     }
 
     /// The heuristic's decision with its evidence gap and the learned
     /// model's input (what `cargo xtask train` learns from). `None` for
     /// the `seed` strategy, which has no cues.
     pub fn trace(&self, query: &str) -> Option<Traced<Granularity>> {
-        let Inner::Heuristic(h) = &self.inner else {
-            return None;
-        };
-        let (d, input) = traced(h, query);
-        Some(Traced {
-            gap: gap(&d),
-            heuristic: d.classification,
-            fixed: false,
-            input,
-        })
+        self.tiers.trace(query)
     }
 
     /// The label alone.
     pub fn label(&self, query: &str) -> Granularity {
         self.classify(query).label()
+    }
+}
+
+impl crate::TextClassifier for GranularityClassifier {
+    const TASK: &'static str = "granularity";
+    type Input = GranularityQuery;
+    type Example = GranularityExample;
+    type Label = Granularity;
+    type Decision = GranularityDecision;
+
+    fn strategies() -> Vec<&'static str> {
+        Strategy::ALL.iter().map(|s| s.name()).collect()
+    }
+
+    fn with_strategy(strategy: &str) -> Result<Self, Error> {
+        Self::builder().strategy(strategy.parse()?).build()
+    }
+
+    fn input(text: String) -> GranularityQuery {
+        GranularityQuery { id: None, text }
+    }
+
+    fn text(input: &GranularityQuery) -> &str {
+        &input.text
+    }
+
+    fn id(input: &GranularityQuery) -> Option<&str> {
+        input.id.as_deref()
+    }
+
+    fn split(e: GranularityExample) -> (GranularityQuery, Granularity) {
+        let query = GranularityQuery {
+            id: e.id,
+            text: e.text,
+        };
+        (query, e.label)
+    }
+
+    fn decide(&self, input: &GranularityQuery) -> GranularityDecision {
+        self.classify(&input.text)
     }
 }

@@ -59,9 +59,10 @@ mod models;
 mod prompt;
 pub mod seed;
 
-use std::sync::{Arc, OnceLock};
+use std::borrow::Cow;
 
 use tact_core::normalize;
+use tact_types::dataset::{RouteExample, RouteQuery};
 use tact_types::{Classification, IntentEntry, QueryType, Reason, RouteDecision, RouteRule, Tier};
 
 pub use contract::{Observation, Violation};
@@ -73,19 +74,87 @@ pub use models::{ModelSlots, RouteModel, parse_model_output};
 pub use prompt::{HISTORY_RULE, PLATFORM_PRIORITY_RULE, ROLE, build_prompt, render_history};
 
 use crate::Error;
-use crate::learned::{self, HybridThresholds, LinearModel, ModelInput, Task, Traced};
+use crate::learned::{Task, Traced};
+use crate::tiered::{self, Baseline, Cues, Settings, Tiered, Trace};
 
-/// The heuristic analysis of a message with the learned model's input
-/// (the normalized text and the cues that fired).
-fn analyze_for_model(
-    h: &heuristic::Heuristic,
-    message: &str,
-    norm: String,
-    history: &[IntentEntry],
-) -> (heuristic::Analysis, ModelInput) {
-    let mut extras = Vec::with_capacity(16);
-    let a = h.analyze_traced(message, &norm, history, Some(&mut extras));
-    (a, ModelInput { text: norm, extras })
+/// A message, its normalized form and the history window.
+type Input<'a> = (&'a str, &'a str, &'a [IntentEntry]);
+
+impl Cues for heuristic::Heuristic {
+    type Label = QueryType;
+    type Input<'a> = Input<'a>;
+    type Decision = heuristic::Analysis;
+    type Extras = Vec<&'static str>;
+
+    const TASK: Task = Task::Route;
+
+    fn decide(&self, (message, norm, history): Input<'_>) -> heuristic::Analysis {
+        self.analyze(message, norm, history)
+    }
+
+    fn trace(
+        &self,
+        (message, norm, history): Input<'_>,
+        extras: &mut Self::Extras,
+    ) -> Trace<heuristic::Analysis> {
+        extras.reserve(16);
+        let a = self.analyze_traced(message, norm, history, Some(extras));
+        Trace {
+            gap: a.gap,
+            // RC-02 is never deferred to a model.
+            fixed: a.rule == RouteRule::PlatformSignal,
+            // A reference resolved through the history (RC-03) stays with
+            // the heuristic in the hybrid: the model reads the new message
+            // only, not the earlier turn "that" points to.
+            kept_by_hybrid: a.rule == RouteRule::HistoryReference,
+            decision: a,
+            text: None,
+        }
+    }
+
+    fn model_text<'a>(input: Self::Input<'a>) -> Cow<'a, str> {
+        Cow::Borrowed(input.1)
+    }
+
+    fn classification(a: &mut heuristic::Analysis) -> &mut Classification<QueryType> {
+        &mut a.classification
+    }
+
+    fn into_classification(a: heuristic::Analysis) -> Classification<QueryType> {
+        a.classification
+    }
+
+    fn with_model(a: heuristic::Analysis, c: Classification<QueryType>) -> heuristic::Analysis {
+        heuristic::Analysis {
+            ambiguous: c.confidence < 0.5,
+            classification: c,
+            rule: RouteRule::Learned,
+            gap: a.gap,
+            resolved: a.resolved,
+        }
+    }
+}
+
+/// ADR-0008's deterministic rules alone (see [`seed`]).
+#[derive(Debug, Clone, Copy)]
+struct SeedRules;
+
+impl Baseline<heuristic::Heuristic> for SeedRules {
+    fn decide(&self, (message, _, _): Input<'_>) -> heuristic::Analysis {
+        let c = seed::classify(message);
+        let rule = if c.label == QueryType::Platform {
+            RouteRule::PlatformSignal
+        } else {
+            RouteRule::Fallback
+        };
+        heuristic::Analysis {
+            classification: c,
+            rule,
+            gap: 0.0,
+            ambiguous: rule == RouteRule::Fallback,
+            resolved: None,
+        }
+    }
 }
 
 /// The platform-injected prefix registered by default (RC-01).
@@ -106,8 +175,7 @@ pub struct RouterBuilder {
     strategy: Strategy,
     prefixes: Vec<String>,
     slots: ModelSlots,
-    model: Option<Arc<LinearModel>>,
-    thresholds: Option<HybridThresholds>,
+    settings: Settings,
 }
 
 impl Default for RouterBuilder {
@@ -116,38 +184,17 @@ impl Default for RouterBuilder {
             strategy: Strategy::default(),
             prefixes: vec![DEFAULT_PLATFORM_PREFIX.to_owned()],
             slots: ModelSlots::default(),
-            model: None,
-            thresholds: None,
+            settings: Settings::default(),
         }
     }
 }
 
 impl RouterBuilder {
-    /// Chooses the strategy (default: [`Strategy::Hybrid`]).
-    #[must_use]
-    pub fn strategy(mut self, strategy: Strategy) -> Self {
-        self.strategy = strategy;
-        self
-    }
-
-    /// Uses `model` instead of the embedded default for the `learned` and
-    /// `hybrid` strategies (checked at [`build`](Self::build): it must be
-    /// a `route` model with the four types in [`QueryType::ALL`] order).
-    #[must_use]
-    pub fn model(mut self, model: LinearModel) -> Self {
-        self.model = Some(Arc::new(model));
-        self
-    }
-
-    /// Sets the hybrid thresholds: the heuristic decides when its
-    /// confidence and the gap between its top two type scores reach them.
-    /// By default, the thresholds stored with the model. RC-01 and RC-02
-    /// decisions are never deferred.
-    #[must_use]
-    pub fn hybrid_thresholds(mut self, thresholds: HybridThresholds) -> Self {
-        self.thresholds = Some(thresholds);
-        self
-    }
+    // RC-01 and RC-02 decisions are never deferred to the model.
+    tiered::builder_methods!(
+        task: "route",
+        labels: "`RETRIEVAL`, `CODE_GENERATION`, `CONVERSATIONAL`, `PLATFORM` in this order"
+    );
 
     /// Registers one more platform prefix (RC-01).
     #[must_use]
@@ -191,15 +238,11 @@ impl RouterBuilder {
             }
             prefixes.push(n);
         }
-        let heuristic = match self.strategy {
-            Strategy::Seed => None,
-            _ => Some(heuristic::Heuristic::new()?),
-        };
-        let (model, thresholds) = learned::settle(
-            Task::Route,
-            matches!(self.strategy, Strategy::Learned | Strategy::Hybrid),
-            self.model,
-            self.thresholds,
+        let tiers = Tiered::build(
+            self.strategy.kind(),
+            self.settings,
+            heuristic::Heuristic::new,
+            || Ok(SeedRules),
         )?;
         // One literal alternation, searched with the regex crate's
         // precomputed substring finders: `str::contains` would rebuild its
@@ -220,9 +263,7 @@ impl RouterBuilder {
             prefixes,
             prefix_finder,
             slots: self.slots,
-            heuristic,
-            model,
-            thresholds,
+            tiers,
         })
     }
 }
@@ -235,9 +276,7 @@ pub struct Router {
     prefixes: Vec<String>,
     prefix_finder: Option<regex::Regex>,
     slots: ModelSlots,
-    heuristic: Option<heuristic::Heuristic>,
-    model: Option<Arc<LinearModel>>,
-    thresholds: HybridThresholds,
+    tiers: Tiered<heuristic::Heuristic, SeedRules>,
 }
 
 impl Router {
@@ -246,25 +285,8 @@ impl Router {
         RouterBuilder::default()
     }
 
-    /// A shared default router (default prefix, no model slots), compiled
-    /// on first use.
-    pub fn shared() -> Result<&'static Router, Error> {
-        static SHARED: OnceLock<Result<Router, String>> = OnceLock::new();
-        SHARED
-            .get_or_init(|| Self::builder().build().map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(|e| {
-                Error::Core(tact_core::Error::Pattern {
-                    pattern: "<route cues>".into(),
-                    message: e.clone(),
-                })
-            })
-    }
-
-    /// The strategy in use.
-    pub fn strategy(&self) -> Strategy {
-        self.strategy
-    }
+    // The shared router has the default prefix and no model slots.
+    tiered::classifier_methods!(ty: Router, what: "<route cues>");
 
     /// The model slots.
     pub fn model_slots(&self) -> &ModelSlots {
@@ -287,66 +309,18 @@ impl Router {
             .and_then(|f| f.find(&norm))
             .map(|m| m.as_str());
         if let Some(prefix) = prefix {
-            let c = Classification::new(QueryType::Platform, 1.0).with_reason(Reason::new(
-                "platform_prefix",
-                format!("registered platform prefix `{prefix}` (RC-01)"),
-                1.0,
-            ));
+            // A contract rule, taken before any cue or model: the rule tier.
+            let c = Classification::new(QueryType::Platform, 1.0)
+                .with_tier(Tier::Heuristic)
+                .with_reason(Reason::new(
+                    "platform_prefix",
+                    format!("registered platform prefix `{prefix}` (RC-01)"),
+                    1.0,
+                ));
             return self.decision(c, RouteRule::PlatformPrefix, false, None);
         }
-        match &self.heuristic {
-            Some(h) if self.model.is_some() => self.route_learned(h, message, norm, history),
-            Some(h) => {
-                let a = h.analyze(message, &norm, history);
-                self.decision(a.classification, a.rule, a.ambiguous, a.resolved)
-            }
-            None => {
-                let c = seed::classify(message);
-                let rule = if c.label == QueryType::Platform {
-                    RouteRule::PlatformSignal
-                } else {
-                    RouteRule::Fallback
-                };
-                let ambiguous = rule == RouteRule::Fallback;
-                self.decision(c, rule, ambiguous, None)
-            }
-        }
-    }
-
-    /// The `learned` and `hybrid` strategies after the prefix fast path:
-    /// RC-02 stays rule-based; otherwise the model decides (always for
-    /// `learned`; for `hybrid` when the heuristic is not confident and did
-    /// not resolve a reference through the history).
-    fn route_learned(
-        &self,
-        h: &heuristic::Heuristic,
-        message: &str,
-        norm: String,
-        history: &[IntentEntry],
-    ) -> RouteDecision {
-        let (a, input) = analyze_for_model(h, message, norm, history);
-        let fixed = a.rule == RouteRule::PlatformSignal;
-        let confidence = a.classification.confidence;
-        // A reference resolved through the history (RC-03) stays with the
-        // heuristic in the hybrid: the model reads the new message only,
-        // not the earlier turn "that" points to.
-        let resolved = a.rule == RouteRule::HistoryReference;
-        let defer = match self.strategy {
-            Strategy::Learned => !fixed,
-            _ => learned::defers(confidence, a.gap, fixed || resolved, &self.thresholds),
-        };
-        let mut heuristic = a.classification.with_tier(Tier::Heuristic);
-        let Some(model) = self.model.as_deref().filter(|_| defer) else {
-            return self.decision(heuristic, a.rule, a.ambiguous, a.resolved);
-        };
-        let hybrid = (self.strategy == Strategy::Hybrid).then_some((
-            &mut heuristic,
-            &self.thresholds,
-            a.gap,
-        ));
-        let c = learned::model_decision(model, &input, hybrid);
-        let ambiguous = c.confidence < 0.5;
-        self.decision(c, RouteRule::Learned, ambiguous, a.resolved)
+        let a = self.tiers.classify((message, &norm, history));
+        self.decision(a.classification, a.rule, a.ambiguous, a.resolved)
     }
 
     /// The heuristic's decision with its top-two gap, whether a contract
@@ -355,7 +329,6 @@ impl Router {
     /// train` learns from). `None` for the `seed` strategy and for a
     /// platform prefix (RC-01), which no model sees.
     pub fn trace(&self, message: &str, history: &[IntentEntry]) -> Option<Traced<QueryType>> {
-        let h = self.heuristic.as_ref()?;
         let norm = normalize(message);
         if self
             .prefix_finder
@@ -364,16 +337,7 @@ impl Router {
         {
             return None;
         }
-        let (a, input) = analyze_for_model(h, message, norm, window(history));
-        Some(Traced {
-            fixed: matches!(
-                a.rule,
-                RouteRule::PlatformSignal | RouteRule::HistoryReference
-            ),
-            gap: a.gap,
-            heuristic: a.classification,
-            input,
-        })
+        self.tiers.trace((message, &norm, window(history)))
     }
 
     /// Routes like [`Router::route`], and asks `model` (with the
@@ -412,11 +376,13 @@ impl Router {
             ));
             return kept;
         };
-        let mut c = Classification::new(label, 0.5).with_reason(Reason::new(
-            "model",
-            format!("the fallback model answered {label}"),
-            1.0,
-        ));
+        let mut c = Classification::new(label, 0.5)
+            .with_tier(Tier::Model)
+            .with_reason(Reason::new(
+                "model",
+                format!("the fallback model answered {label}"),
+                1.0,
+            ));
         c.reasons.extend(
             decision
                 .classification
@@ -451,5 +417,63 @@ impl Router {
             ambiguous,
             resolved,
         }
+    }
+}
+
+impl crate::TextClassifier for Router {
+    const TASK: &'static str = "route";
+    type Input = RouteQuery;
+    type Example = RouteExample;
+    type Label = QueryType;
+    type Decision = RouteDecision;
+
+    fn strategies() -> Vec<&'static str> {
+        Strategy::ALL.iter().map(|s| s.name()).collect()
+    }
+
+    fn with_strategy(strategy: &str) -> Result<Self, Error> {
+        Self::builder().strategy(strategy.parse()?).build()
+    }
+
+    fn input(text: String) -> RouteQuery {
+        RouteQuery {
+            id: None,
+            text,
+            history: Vec::new(),
+        }
+    }
+
+    fn text(input: &RouteQuery) -> &str {
+        &input.text
+    }
+
+    fn id(input: &RouteQuery) -> Option<&str> {
+        input.id.as_deref()
+    }
+
+    /// The message, then its history as `[TYPE] snippet` entries.
+    fn describe(input: &RouteQuery) -> String {
+        let mut shown = input.text.clone();
+        for (i, e) in input.history.iter().enumerate() {
+            shown.push_str(if i == 0 { "  (history: " } else { " | " });
+            shown.push_str(&format!("[{}] {}", e.kind, e.snippet));
+        }
+        if !input.history.is_empty() {
+            shown.push(')');
+        }
+        shown
+    }
+
+    fn split(e: RouteExample) -> (RouteQuery, QueryType) {
+        let query = RouteQuery {
+            id: e.id,
+            text: e.text,
+            history: e.history,
+        };
+        (query, e.label)
+    }
+
+    fn decide(&self, input: &RouteQuery) -> RouteDecision {
+        self.route(&input.text, &input.history)
     }
 }

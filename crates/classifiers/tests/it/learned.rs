@@ -74,7 +74,7 @@ fn the_hybrid_names_the_tier_and_honours_its_thresholds() {
         (r.label, r.confidence),
         (heuristic.label, heuristic.confidence)
     );
-    assert_eq!(heuristic.tier, None);
+    assert_eq!(heuristic.tier, Some(Tier::Heuristic));
     // The learned strategy always reports the model.
     assert_eq!(all().effort[0].classify(q, None).tier, Some(Tier::Learned));
     assert_eq!(
@@ -243,4 +243,62 @@ fn calibration_and_train_stay_apart_from_dev() {
     let n = |i: usize| sets[i].0.len() + sets[i].1.iter().map(Vec::len).sum::<usize>();
     assert!(n(0) >= 900 && n(1) >= 700 && n(2) >= 700);
     assert!(sets.iter().all(|(dev, _)| dev.len() >= 200));
+}
+
+#[test]
+fn every_strategy_of_every_text_task_names_its_tier() {
+    let inputs = [
+        "Should I keep the old flag or remove it?",
+        "Can you profile prod and send me the flame graph?",
+        "What is the main argument of the paper?",
+        "How many API calls did I make this month?",
+        "You are a direct and concise assistant. hi",
+        "",
+    ];
+    for &s in EStrategy::ALL {
+        let c = EffortClassifier::builder().strategy(s).build().unwrap();
+        for q in inputs {
+            let tier = c.classify(q, None).tier;
+            let want = match s {
+                EStrategy::Seed => Some(Tier::Seed),
+                EStrategy::Heuristic => Some(Tier::Heuristic),
+                _ => tier.filter(|t| matches!(t, Tier::Heuristic | Tier::Learned)),
+            };
+            assert!(
+                tier.is_some() && tier == want,
+                "effort {s:?} {q:?}: {tier:?}"
+            );
+        }
+    }
+    for &s in GStrategy::ALL {
+        let c = GranularityClassifier::builder()
+            .strategy(s)
+            .build()
+            .unwrap();
+        for q in inputs {
+            let tier = c.classify(q).classification.tier;
+            assert!(tier.is_some(), "granularity {s:?} {q:?}");
+            assert_eq!(
+                s == GStrategy::Seed,
+                tier == Some(Tier::Seed),
+                "{s:?} {q:?}"
+            );
+        }
+    }
+    for &s in RStrategy::ALL {
+        let r = Router::builder().strategy(s).build().unwrap();
+        for q in inputs {
+            let d = r.route(q, &[]);
+            let tier = d.classification.tier;
+            assert!(tier.is_some(), "route {s:?} {q:?}");
+            // The prefix rule (RC-01) runs before any strategy's tiers.
+            if d.rule != RouteRule::PlatformPrefix {
+                assert_eq!(
+                    s == RStrategy::Seed,
+                    tier == Some(Tier::Seed),
+                    "{s:?} {q:?}"
+                );
+            }
+        }
+    }
 }

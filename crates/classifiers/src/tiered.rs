@@ -1,0 +1,293 @@
+//! The tiered text classifier every text task shares: the tiers in order
+//! (the task's baseline or its cues, then the learned model, then a
+//! model-backed tier), the strategy that picks among them, the hybrid rule,
+//! and the builder settings; each task only says how its cues trace an
+//! input ([`Cues`]) and what its baseline decides ([`Baseline`]).
+//!
+//! The cascade, for an input:
+//! 1. `seed`: the design documents' baseline decides alone.
+//! 2. `heuristic`: the cues decide alone.
+//! 3. `learned` and `hybrid`: the cues trace the input (decision, top-two
+//!    gap, whether a contract rule fixed it, the model's features); the
+//!    learned model decides unless a rule fixed the decision (`learned`) or
+//!    the cues were confident enough ([`learned::defers`], `hybrid`).
+//! 4. A model-backed tier (an LLM behind strict timeouts) comes after the
+//!    learned one, at the marked place in [`Tiered::classify`]: it will see
+//!    the decision so far and may replace it, failing open.
+//!
+//! Every decision leaves here naming the tier that took it.
+
+use std::borrow::Cow;
+use std::fmt::Debug;
+use std::sync::Arc;
+
+use tact_types::{Classification, Label, Tier};
+
+use crate::Error;
+use crate::learned::{self, HybridThresholds, LinearModel, ModelInput, Task, Traced};
+
+/// Which tiers a classifier runs: the four strategies every text task
+/// offers, in task-independent form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// The cues alone.
+    Heuristic,
+    /// The baseline alone.
+    Seed,
+    /// The learned model, unless a contract rule fixed the decision.
+    Learned,
+    /// The cues when confident, the learned model otherwise.
+    Hybrid,
+}
+
+/// What the cues found for one input, with what the later tiers need.
+pub(crate) struct Trace<D> {
+    /// The cues' decision.
+    pub decision: D,
+    /// The gap between the top two scores, in the cues' own units.
+    pub gap: f32,
+    /// A contract rule decided: no strategy defers it (routing's RC-02).
+    pub fixed: bool,
+    /// The hybrid keeps it whatever its confidence (routing's reference
+    /// resolved through the history, which the model cannot see).
+    pub kept_by_hybrid: bool,
+    /// The normalized input, when the cues computed it on the way.
+    pub text: Option<String>,
+}
+
+/// A task's cue-based tier (crate-private): what the generic classifier
+/// needs from it.
+pub(crate) trait Cues: Clone + Debug + Send + Sync {
+    /// The task's labels.
+    type Label: Label;
+    /// One input (the text and what goes with it).
+    type Input<'a>: Copy;
+    /// The task's decision (a classification plus task-specific fields).
+    type Decision;
+    /// Where the cues push the names of what fired (the model's extra
+    /// features).
+    type Extras: Default + AsRef<[&'static str]>;
+
+    /// The learned model's task.
+    const TASK: Task;
+
+    /// The cues' decision alone.
+    fn decide(&self, input: Self::Input<'_>) -> Self::Decision;
+
+    /// The cues' decision with its gap and the model's features.
+    fn trace(&self, input: Self::Input<'_>, extras: &mut Self::Extras) -> Trace<Self::Decision>;
+
+    /// The normalized input the model reads, when the trace did not give it.
+    fn model_text<'a>(input: Self::Input<'a>) -> Cow<'a, str>;
+
+    /// The decision's classification.
+    fn classification(decision: &mut Self::Decision) -> &mut Classification<Self::Label>;
+
+    /// The decision's classification, taken out.
+    fn into_classification(decision: Self::Decision) -> Classification<Self::Label>;
+
+    /// The decision with the learned model's classification in its place.
+    fn with_model(decision: Self::Decision, model: Classification<Self::Label>) -> Self::Decision;
+}
+
+/// A task's baseline tier (the design documents' procedure, kept for
+/// comparison).
+pub(crate) trait Baseline<C: Cues>: Clone + Debug + Send + Sync {
+    /// The baseline's decision.
+    fn decide(&self, input: C::Input<'_>) -> C::Decision;
+}
+
+/// The tier that reads the input first.
+#[derive(Debug, Clone)]
+enum First<C, S> {
+    Cues(C),
+    Seed(S),
+}
+
+/// The builder settings every text classifier shares.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Settings {
+    /// A model given to the builder instead of the embedded default.
+    pub model: Option<Arc<LinearModel>>,
+    /// Thresholds given to the builder instead of the model's.
+    pub thresholds: Option<HybridThresholds>,
+}
+
+/// The generic tiered classifier: one per task instance.
+#[derive(Debug, Clone)]
+pub(crate) struct Tiered<C, S> {
+    kind: Kind,
+    first: First<C, S>,
+    model: Option<Arc<LinearModel>>,
+    thresholds: HybridThresholds,
+}
+
+impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
+    /// Builds the tiers `kind` needs: the baseline or the cues, and the
+    /// model (the given one checked against the task, or the embedded
+    /// default) with its thresholds.
+    pub(crate) fn build(
+        kind: Kind,
+        settings: Settings,
+        cues: impl FnOnce() -> Result<C, Error>,
+        seed: impl FnOnce() -> Result<S, Error>,
+    ) -> Result<Self, Error> {
+        let first = match kind {
+            Kind::Seed => First::Seed(seed()?),
+            _ => First::Cues(cues()?),
+        };
+        let (model, thresholds) = learned::settle(
+            C::TASK,
+            matches!(kind, Kind::Learned | Kind::Hybrid),
+            settings.model,
+            settings.thresholds,
+        )?;
+        Ok(Self {
+            kind,
+            first,
+            model,
+            thresholds,
+        })
+    }
+
+    /// The hybrid thresholds in use.
+    pub(crate) fn thresholds(&self) -> HybridThresholds {
+        self.thresholds
+    }
+
+    /// The cues, `None` for the baseline.
+    pub(crate) fn cues(&self) -> Option<&C> {
+        match &self.first {
+            First::Cues(c) => Some(c),
+            First::Seed(_) => None,
+        }
+    }
+
+    /// Classifies one input through the tiers of the strategy.
+    pub(crate) fn classify(&self, input: C::Input<'_>) -> C::Decision {
+        let cues = match &self.first {
+            First::Seed(s) => return named::<C>(s.decide(input), Tier::Seed),
+            First::Cues(c) => c,
+        };
+        let Some(model) = self.model.as_deref() else {
+            return named::<C>(cues.decide(input), Tier::Heuristic);
+        };
+        let mut extras = C::Extras::default();
+        let t = cues.trace(input, &mut extras);
+        let mut decision = t.decision;
+        let confidence = C::classification(&mut decision).confidence;
+        let defer = match self.kind {
+            Kind::Learned => !t.fixed,
+            _ => learned::defers(
+                confidence,
+                t.gap,
+                t.fixed || t.kept_by_hybrid,
+                &self.thresholds,
+            ),
+        };
+        if !defer {
+            return named::<C>(decision, Tier::Heuristic);
+        }
+        let text = t.text.map_or_else(|| C::model_text(input), Cow::Owned);
+        let hybrid = (self.kind == Kind::Hybrid).then_some(());
+        let c = learned::model_decision(
+            model,
+            &text,
+            extras.as_ref(),
+            hybrid.map(|()| (C::classification(&mut decision), &self.thresholds, t.gap)),
+        );
+        // The model-backed tier goes here: given the decision so far, it
+        // may replace it (tier `model`), and fails open to it.
+        C::with_model(decision, c)
+    }
+
+    /// The cues' decision with its gap and the model's input (what `cargo
+    /// xtask train` learns from); `None` for the baseline.
+    pub(crate) fn trace(&self, input: C::Input<'_>) -> Option<Traced<C::Label>> {
+        let cues = self.cues()?;
+        let mut extras = C::Extras::default();
+        let t = cues.trace(input, &mut extras);
+        Some(Traced {
+            heuristic: C::into_classification(t.decision),
+            gap: t.gap,
+            fixed: t.fixed || t.kept_by_hybrid,
+            input: ModelInput {
+                text: t.text.unwrap_or_else(|| C::model_text(input).into_owned()),
+                extras: extras.as_ref().to_vec(),
+            },
+        })
+    }
+}
+
+/// The decision, naming the tier that took it.
+fn named<C: Cues>(mut decision: C::Decision, tier: Tier) -> C::Decision {
+    C::classification(&mut decision).tier = Some(tier);
+    decision
+}
+
+/// Writes the builder methods every text classifier's builder shares
+/// (`strategy`, `model`, `hybrid_thresholds`), on a builder with fields
+/// `strategy` and `settings`.
+macro_rules! builder_methods {
+    (task: $task:literal, labels: $labels:literal) => {
+        /// Chooses the strategy (default: [`Strategy::Hybrid`]).
+        #[must_use]
+        pub fn strategy(mut self, strategy: Strategy) -> Self {
+            self.strategy = strategy;
+            self
+        }
+
+        #[doc = concat!(
+                            "Uses `model` instead of the embedded default for the `learned` and\n",
+                            "`hybrid` strategies (checked at `build`: it must be\n",
+                            "a `", $task, "` model with labels ", $labels, ")."
+                        )]
+        #[must_use]
+        pub fn model(mut self, model: $crate::learned::LinearModel) -> Self {
+            self.settings.model = Some(std::sync::Arc::new(model));
+            self
+        }
+
+        /// Sets the hybrid thresholds: the heuristic decides when its
+        /// confidence and the gap between its top two scores reach them.
+        /// By default, the thresholds stored with the model.
+        #[must_use]
+        pub fn hybrid_thresholds(mut self, thresholds: $crate::learned::HybridThresholds) -> Self {
+            self.settings.thresholds = Some(thresholds);
+            self
+        }
+    };
+}
+
+/// Writes what every text classifier offers besides classifying: a shared
+/// default instance compiled on first use, and its strategy and
+/// thresholds, on a classifier with fields `strategy` and `tiers`.
+macro_rules! classifier_methods {
+    (ty: $ty:ty, what: $what:literal) => {
+        /// A shared default instance, compiled on first use.
+        pub fn shared() -> Result<&'static $ty, $crate::Error> {
+            static SHARED: std::sync::OnceLock<Result<$ty, String>> = std::sync::OnceLock::new();
+            SHARED
+                .get_or_init(|| <$ty>::builder().build().map_err(|e| e.to_string()))
+                .as_ref()
+                .map_err(|e| {
+                    $crate::Error::Core(tact_core::Error::Pattern {
+                        pattern: $what.into(),
+                        message: e.clone(),
+                    })
+                })
+        }
+
+        /// The strategy in use.
+        pub fn strategy(&self) -> Strategy {
+            self.strategy
+        }
+
+        /// The hybrid thresholds in use.
+        pub fn hybrid_thresholds(&self) -> $crate::learned::HybridThresholds {
+            self.tiers.thresholds()
+        }
+    };
+}
+
+pub(crate) use {builder_methods, classifier_methods};
