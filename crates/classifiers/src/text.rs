@@ -158,3 +158,114 @@ pub trait TextClassifier: Sized + Send + Sync {
     /// Classifies one input; the decision names its tier.
     fn decide(&self, input: &Self::Input) -> Self::Decision;
 }
+
+/// Implements [`TextClassifier`] for a classifier whose input is one of
+/// the labelling guide's query records (`id`, `text`, and the task's own
+/// fields, all defaulted), given how an example splits and how an input is
+/// decided.
+macro_rules! text_classifier {
+    (
+        $ty:ty, task: $task:literal, input: $input:ty, example: $example:ty,
+        label: $label:ty, decision: $decision:ty,
+        split: |$e:ident| $split:expr,
+        decide: |$c:ident, $i:ident| $decide:expr $(,)?
+    ) => {
+        impl $crate::TextClassifier for $ty {
+            const TASK: &'static str = $task;
+            type Input = $input;
+            type Example = $example;
+            type Label = $label;
+            type Decision = $decision;
+
+            fn strategies() -> Vec<&'static str> {
+                Strategy::ALL.iter().map(|s| s.name()).collect()
+            }
+
+            fn with_strategy(strategy: &str) -> Result<Self, $crate::Error> {
+                Self::builder().strategy(strategy.parse()?).build()
+            }
+
+            fn input(text: String) -> $input {
+                <$input as $crate::text::WithText>::default_with_text(text)
+            }
+
+            fn text(input: &$input) -> &str {
+                &input.text
+            }
+
+            fn id(input: &$input) -> Option<&str> {
+                input.id.as_deref()
+            }
+
+            fn describe(input: &$input) -> String {
+                $crate::text::Describe::describe(input)
+            }
+
+            fn split($e: $example) -> ($input, $label) {
+                $split
+            }
+
+            fn decide(&self, $i: &$input) -> $decision {
+                let $c = self;
+                $decide
+            }
+        }
+    };
+}
+
+pub(crate) use text_classifier;
+
+/// How an input reads in a list of errors.
+pub(crate) trait Describe {
+    /// The text, and what goes with it when it matters.
+    fn describe(&self) -> String;
+}
+
+/// Builds a query record from bare text.
+pub(crate) trait WithText: Default {
+    /// The record with this text and every other field at its default.
+    fn default_with_text(text: String) -> Self;
+}
+
+macro_rules! with_text {
+    ($($ty:ty),+) => {$(
+        impl WithText for $ty {
+            fn default_with_text(text: String) -> Self {
+                Self { text, ..Self::default() }
+            }
+        }
+    )+};
+}
+
+with_text!(
+    tact_types::dataset::EffortQuery,
+    tact_types::dataset::GranularityQuery,
+    tact_types::dataset::RouteQuery
+);
+
+impl Describe for tact_types::dataset::EffortQuery {
+    fn describe(&self) -> String {
+        self.text.clone()
+    }
+}
+
+impl Describe for tact_types::dataset::GranularityQuery {
+    fn describe(&self) -> String {
+        self.text.clone()
+    }
+}
+
+/// The message, then its history as `[TYPE] snippet` entries.
+impl Describe for tact_types::dataset::RouteQuery {
+    fn describe(&self) -> String {
+        let mut shown = self.text.clone();
+        for (i, e) in self.history.iter().enumerate() {
+            shown.push_str(if i == 0 { "  (history: " } else { " | " });
+            shown.push_str(&format!("[{}] {}", e.kind, e.snippet));
+        }
+        if !self.history.is_empty() {
+            shown.push(')');
+        }
+        shown
+    }
+}

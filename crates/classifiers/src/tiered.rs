@@ -263,7 +263,12 @@ macro_rules! builder_methods {
 /// default instance compiled on first use, and its strategy and
 /// thresholds, on a classifier with fields `strategy` and `tiers`.
 macro_rules! classifier_methods {
-    (ty: $ty:ty, what: $what:literal) => {
+    (ty: $ty:ty, builder: $builder:ty, what: $what:literal) => {
+        /// Starts a builder.
+        pub fn builder() -> $builder {
+            <$builder>::default()
+        }
+
         /// A shared default instance, compiled on first use.
         pub fn shared() -> Result<&'static $ty, $crate::Error> {
             static SHARED: std::sync::OnceLock<Result<$ty, String>> = std::sync::OnceLock::new();
@@ -290,4 +295,51 @@ macro_rules! classifier_methods {
     };
 }
 
-pub(crate) use {builder_methods, classifier_methods};
+/// Defines a text classifier over `Tiered<cues, baseline>` and its
+/// builder: the builder's shared methods and `build`, the classifier's
+/// shared methods (see [`builder_methods`] and [`classifier_methods`]).
+macro_rules! tiered_classifier {
+    (
+        $(#[$meta:meta])* pub struct $ty:ident(Tiered<$cues:ty, $seed:ty>);
+        $(#[$bmeta:meta])* pub struct $builder:ident;
+        task: $task:literal, labels: $labels:literal, what: $what:literal,
+        build: $build_doc:literal, baseline: $seed_new:expr $(,)?
+    ) => {
+        $(#[$bmeta])*
+        #[derive(Debug, Clone, Default)]
+        pub struct $builder {
+            strategy: Strategy,
+            settings: $crate::tiered::Settings,
+        }
+
+        impl $builder {
+            $crate::tiered::builder_methods!(task: $task, labels: $labels);
+
+            #[doc = $build_doc]
+            pub fn build(self) -> Result<$ty, $crate::Error> {
+                Ok($ty {
+                    strategy: self.strategy,
+                    tiers: $crate::tiered::Tiered::build(
+                        self.strategy.kind(),
+                        self.settings,
+                        <$cues>::new,
+                        $seed_new,
+                    )?,
+                })
+            }
+        }
+
+        $(#[$meta])*
+        #[derive(Debug, Clone)]
+        pub struct $ty {
+            strategy: Strategy,
+            tiers: $crate::tiered::Tiered<$cues, $seed>,
+        }
+
+        impl $ty {
+            $crate::tiered::classifier_methods!(ty: $ty, builder: $builder, what: $what);
+        }
+    };
+}
+
+pub(crate) use {builder_methods, classifier_methods, tiered_classifier};

@@ -4,65 +4,121 @@
 //! out, as text or as JSON that always names the tier.
 
 use std::io::{BufRead, Write};
+use std::path::Path;
 
 use anyhow::{Context, Result};
+use serde::Serialize;
 use tact_classifiers::TextClassifier;
+
+/// The options every text command (`effort`, `granularity`, `route`)
+/// shares.
+#[derive(clap::Args, Debug)]
+pub struct TextOptions {
+    /// Strategy: heuristic, seed, learned or hybrid (default: the
+    /// library's default, hybrid).
+    #[arg(long)]
+    pub strategy: Option<String>,
+    /// Print JSON (one object per line in batch mode).
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// A JSON object's fields.
 pub type Fields = serde_json::Map<String, serde_json::Value>;
 
-/// How one result is written: as a text line, and what a JSON line adds
-/// to the decision's fields.
+/// What adds fields to an input's JSON result.
+type Extra<'a, I> = &'a dyn Fn(&I, &mut Fields);
+
+/// How a command writes one result: as a text line, and what a JSON line
+/// adds to the decision's fields.
 pub struct Render<'a, C: TextClassifier> {
-    /// The text line of an input and its decision.
-    pub text: &'a dyn Fn(&C::Input, &C::Decision) -> String,
-    /// Extra JSON fields for an input and its decision (e.g. a scoring
-    /// choice).
-    pub json_extra: &'a dyn Fn(&C::Input, &mut Fields),
+    text: &'a dyn Fn(&C::Input, &C::Decision) -> String,
+    json_extra: Option<Extra<'a, C::Input>>,
 }
 
-/// Streams one result per input line of `reader`. A JSON line (starting
-/// with `{`) is the task's input; any other line is bare text; blank lines
-/// are skipped. A line that does not parse is an error naming `source` and
-/// the line. A JSON result is the decision's fields plus `line`, `id` and
-/// `text`.
-pub fn run<C: TextClassifier>(
-    c: &C,
-    reader: impl BufRead,
-    source: &str,
-    json: bool,
-    render: &Render<'_, C>,
-    out: &mut impl Write,
-) -> Result<()> {
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.with_context(|| format!("{source}:{}: cannot read", i + 1))?;
-        let trimmed = line.trim();
-        if trimmed.is_empty() {
-            continue;
+impl<'a, C: TextClassifier> Render<'a, C> {
+    /// Results written as `text` makes them, JSON as the decision's fields.
+    pub fn new(text: &'a dyn Fn(&C::Input, &C::Decision) -> String) -> Self {
+        Self {
+            text,
+            json_extra: None,
         }
-        let input = if trimmed.starts_with('{') {
-            serde_json::from_str::<C::Input>(trimmed)
-                .with_context(|| format!("{source}:{}: invalid JSON line", i + 1))?
-        } else {
-            C::input(trimmed.to_owned())
-        };
-        let d = c.decide(&input);
-        if json {
-            let mut v = serde_json::to_value(&d)?;
-            if let Some(obj) = v.as_object_mut() {
-                (render.json_extra)(&input, obj);
-                obj.insert("line".into(), (i + 1).into());
-                obj.insert("id".into(), C::id(&input).into());
-                obj.insert("text".into(), C::text(&input).into());
-            }
-            writeln!(out, "{v}")?;
-        } else {
-            writeln!(out, "{}", (render.text)(&input, &d))?;
-        }
-        out.flush()?;
     }
+
+    /// Adds fields to each JSON result (e.g. a scoring choice).
+    #[must_use]
+    pub fn json_extra(mut self, extra: Extra<'a, C::Input>) -> Self {
+        self.json_extra = Some(extra);
+        self
+    }
+
+    /// Classifies every line of the file at `path` (see [`Render::run`]).
+    pub fn run_file(&self, c: &C, path: &Path, json: bool, out: &mut impl Write) -> Result<()> {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let source = path.display().to_string();
+        self.run(c, std::io::BufReader::new(file), &source, json, out)
+    }
+
+    /// Streams one result per input line of `reader`. A JSON line
+    /// (starting with `{`) is the task's input; any other line is bare
+    /// text; blank lines are skipped. A line that does not parse is an
+    /// error naming `source` and the line. A JSON result is the decision's
+    /// fields plus `line`, `id` and `text`.
+    pub fn run(
+        &self,
+        c: &C,
+        reader: impl BufRead,
+        source: &str,
+        json: bool,
+        out: &mut impl Write,
+    ) -> Result<()> {
+        for (i, line) in reader.lines().enumerate() {
+            let line = line.with_context(|| format!("{source}:{}: cannot read", i + 1))?;
+            let trimmed = line.trim();
+            if trimmed.is_empty() {
+                continue;
+            }
+            let input = if trimmed.starts_with('{') {
+                serde_json::from_str::<C::Input>(trimmed)
+                    .with_context(|| format!("{source}:{}: invalid JSON line", i + 1))?
+            } else {
+                C::input(trimmed.to_owned())
+            };
+            let d = c.decide(&input);
+            if json {
+                let mut v = serde_json::to_value(&d)?;
+                if let Some(obj) = v.as_object_mut() {
+                    if let Some(extra) = self.json_extra {
+                        extra(&input, obj);
+                    }
+                    obj.insert("line".into(), (i + 1).into());
+                    obj.insert("id".into(), C::id(&input).into());
+                    obj.insert("text".into(), C::text(&input).into());
+                }
+                writeln!(out, "{v}")?;
+            } else {
+                writeln!(out, "{}", (self.text)(&input, &d))?;
+            }
+            out.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes one result of a single-input command: `value` as JSON, or the
+/// text line `text` makes.
+pub fn write_one<T: Serialize>(
+    out: &mut impl Write,
+    json: bool,
+    value: &T,
+    text: impl FnOnce() -> String,
+) -> Result<()> {
+    let line = if json {
+        serde_json::to_string(value)?
+    } else {
+        text()
+    };
+    writeln!(out, "{line}")?;
     Ok(())
 }
-
-/// No extra JSON fields.
-pub fn no_extra<I>(_: &I, _: &mut Fields) {}

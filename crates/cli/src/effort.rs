@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use crate::batch::{Render, write_one};
 use anyhow::{Context, Result, bail};
 use tact_classifiers::effort::{EffortClassifier, Strategy};
 use tact_types::{Classification, EffortLevel};
@@ -21,13 +22,9 @@ pub struct EffortArgs {
     /// JSONL objects with `text` and optional `context` and `id`.
     #[arg(long, conflicts_with = "question")]
     pub file: Option<PathBuf>,
-    /// Strategy: heuristic, seed, learned or hybrid (default: the
-    /// library's default, hybrid).
-    #[arg(long)]
-    pub strategy: Option<String>,
-    /// Print JSON (one object per line in batch mode).
-    #[arg(long)]
-    pub json: bool,
+    /// Strategy and output format.
+    #[command(flatten)]
+    pub opts: crate::batch::TextOptions,
 }
 
 /// Arguments of `tact questions`.
@@ -61,33 +58,16 @@ fn text_line(text: &str, r: &Classification<EffortLevel>) -> String {
 
 /// Runs `tact effort`.
 pub fn run_effort(args: &EffortArgs, out: &mut impl Write) -> Result<()> {
-    let c = classifier(args.strategy.as_deref())?;
-    if let Some(path) = &args.file {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        let render = crate::batch::Render::<EffortClassifier> {
-            text: &|q, r| text_line(&q.text, r),
-            json_extra: &crate::batch::no_extra,
-        };
-        return crate::batch::run(
-            &c,
-            std::io::BufReader::new(file),
-            &path.display().to_string(),
-            args.json,
-            &render,
-            out,
-        );
-    }
+    let c = classifier(args.opts.strategy.as_deref())?;
     let Some(q) = &args.question else {
-        bail!("give a QUESTION or --file FILE");
+        let Some(path) = &args.file else {
+            bail!("give a QUESTION or --file FILE");
+        };
+        let render = Render::<EffortClassifier>::new(&|q, r| text_line(&q.text, r));
+        return render.run_file(&c, path, args.opts.json, out);
     };
     let r = c.classify(q, args.context.as_deref());
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string(&r)?)?;
-    } else {
-        writeln!(out, "{}", text_line(q, &r))?;
-    }
-    Ok(())
+    write_one(out, args.opts.json, &r, || text_line(q, &r))
 }
 
 /// Runs `tact questions` on a message read from `input`.

@@ -5,9 +5,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use tact_classifiers::granularity::{GranularityClassifier, ScoringConfig, Strategy};
+use tact_types::dataset::GranularityQuery;
 use tact_types::{GranularityDecision, Label};
+
+use crate::batch::{Fields, Render};
 
 /// Arguments of `tact granularity`.
 #[derive(clap::Args, Debug)]
@@ -18,17 +21,13 @@ pub struct GranularityArgs {
     /// JSONL objects with `text` and optional `id`.
     #[arg(long, conflicts_with = "query")]
     pub file: Option<PathBuf>,
-    /// Strategy: heuristic, seed, learned or hybrid (default: the
-    /// library's default, hybrid).
-    #[arg(long)]
-    pub strategy: Option<String>,
+    /// Strategy and output format.
+    #[command(flatten)]
+    pub opts: crate::batch::TextOptions,
     /// Also choose the scoring method for this recursion level, from the
     /// default levels overridden by RECURSIVE_LLM_LEVEL_<N>_SCORING_METHOD.
     #[arg(long, value_name = "N")]
     pub level: Option<usize>,
-    /// Print JSON (one object per line in batch mode).
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// Everything `tact granularity` needs besides its arguments: the
@@ -116,29 +115,19 @@ fn text(g: &Granularity, level: Option<usize>, query: &str) -> String {
 /// Runs `tact granularity`.
 pub fn run(args: &GranularityArgs, g: &Granularity, out: &mut impl Write) -> Result<()> {
     if let Some(path) = &args.file {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        let render = crate::batch::Render::<GranularityClassifier> {
-            text: &|q, _| text(g, args.level, &q.text),
-            json_extra: &|q, obj| {
-                if let Some(level) = args.level {
-                    obj.insert("scoring".into(), scoring_json(g, level, &q.text));
-                }
-            },
+        let scoring = |q: &GranularityQuery, obj: &mut Fields| {
+            if let Some(level) = args.level {
+                obj.insert("scoring".into(), scoring_json(g, level, &q.text));
+            }
         };
-        return crate::batch::run(
-            &g.classifier,
-            std::io::BufReader::new(file),
-            &path.display().to_string(),
-            args.json,
-            &render,
-            out,
-        );
+        return Render::<GranularityClassifier>::new(&|q, _| text(g, args.level, &q.text))
+            .json_extra(&scoring)
+            .run_file(&g.classifier, path, args.opts.json, out);
     }
     let Some(q) = &args.query else {
         bail!("give a QUERY or --file FILE");
     };
-    if args.json {
+    if args.opts.json {
         writeln!(out, "{}", json_value(g, args.level, q)?)?;
     } else {
         writeln!(out, "{}", text(g, args.level, q))?;

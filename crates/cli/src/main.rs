@@ -92,7 +92,9 @@ fn main() -> ExitCode {
         Command::Consensus(args) => score::run_consensus(&args, &mut out),
         Command::Granularity(args) => tact_classifiers::granularity::ScoringConfig::from_env()
             .map_err(anyhow::Error::from)
-            .and_then(|scoring| granularity::Granularity::new(args.strategy.as_deref(), scoring))
+            .and_then(|scoring| {
+                granularity::Granularity::new(args.opts.strategy.as_deref(), scoring)
+            })
             .and_then(|g| granularity::run(&args, &g, &mut out)),
         Command::Route(args) => {
             let slots = tact_classifiers::route::ModelSlots::from_env();

@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::batch::{Render, write_one};
 use anyhow::{Context, Result, bail};
 use tact_classifiers::route::{ModelSlots, Router, Strategy};
 use tact_types::{IntentEntry, Label, RouteDecision};
@@ -22,10 +23,9 @@ pub struct RouteArgs {
     /// JSONL objects with `text` and optional `history` and `id`.
     #[arg(long, conflicts_with = "message")]
     pub file: Option<PathBuf>,
-    /// Strategy: heuristic, seed, learned or hybrid (default: the
-    /// library's default, hybrid).
-    #[arg(long)]
-    pub strategy: Option<String>,
+    /// Strategy and output format.
+    #[command(flatten)]
+    pub opts: crate::batch::TextOptions,
     /// Registered platform prefixes (RC-01), replacing the default; repeat
     /// the flag for several.
     #[arg(long = "prefix", value_name = "PREFIX")]
@@ -34,15 +34,13 @@ pub struct RouteArgs {
     /// routing it (for hosts that still ask an LLM).
     #[arg(long, conflicts_with_all = ["file", "json"])]
     pub prompt: bool,
-    /// Print JSON (one object per line in batch mode).
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// Builds the router of `args` with the given model slots (read from the
 /// environment by `main`, injected by tests).
 pub fn router(args: &RouteArgs, slots: ModelSlots) -> Result<Router> {
     let strategy: Strategy = args
+        .opts
         .strategy
         .as_deref()
         .map_or(Ok(Strategy::default()), str::parse)?;
@@ -93,18 +91,10 @@ fn text_line(message: &str, d: &RouteDecision) -> String {
 /// Runs `tact route`.
 pub fn run(args: &RouteArgs, router: &Router, out: &mut impl Write) -> Result<()> {
     if let Some(path) = &args.file {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        let render = crate::batch::Render::<Router> {
-            text: &|q, d| text_line(&q.text, d),
-            json_extra: &crate::batch::no_extra,
-        };
-        return crate::batch::run(
+        return Render::<Router>::new(&|q, d| text_line(&q.text, d)).run_file(
             router,
-            std::io::BufReader::new(file),
-            &path.display().to_string(),
-            args.json,
-            &render,
+            path,
+            args.opts.json,
             out,
         );
     }
@@ -120,10 +110,5 @@ pub fn run(args: &RouteArgs, router: &Router, out: &mut impl Write) -> Result<()
         return Ok(());
     }
     let d = router.route(message, &history);
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string(&d)?)?;
-    } else {
-        writeln!(out, "{}", text_line(message, &d))?;
-    }
-    Ok(())
+    write_one(out, args.opts.json, &d, || text_line(message, &d))
 }

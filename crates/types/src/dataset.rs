@@ -26,7 +26,7 @@ pub struct EffortExample {
 
 /// One question to classify, as read by batch tools: the `effort` record
 /// without its label.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct EffortQuery {
     /// Optional identifier, echoed in results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -55,7 +55,7 @@ pub struct GranularityExample {
 
 /// One query to classify by granularity, as read by batch tools: the
 /// `granularity` record without its label.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct GranularityQuery {
     /// Optional identifier, echoed in results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -84,7 +84,7 @@ pub struct RouteExample {
 
 /// One message to route, as read by batch tools: the `route` record
 /// without its label.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct RouteQuery {
     /// Optional identifier, echoed in results.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -17,7 +17,7 @@
 //!   cues.
 //!
 //! The hybrid keeps the heuristic's decision when its confidence and
-//! top-two gap clear the thresholds ([`HybridThresholds`], stored with the
+//! top-two gap clear the thresholds ([`HybridThresholds`](crate::learned::HybridThresholds), stored with the
 //! model or set on the builder) and asks the learned model otherwise; the
 //! result's `tier` says which decided.
 
@@ -30,9 +30,8 @@ use tact_core::{extract_questions, normalize};
 use tact_types::dataset::{EffortExample, EffortQuery};
 use tact_types::{Classification, EffortLevel, QuestionEffort};
 
-use crate::Error;
 use crate::learned::{Task, Traced};
-use crate::tiered::{self, Baseline, Cues, Settings, Tiered, Trace};
+use crate::tiered::{self, Baseline, Cues, Trace};
 
 crate::strategy::strategy_enum! {
     task: "effort",
@@ -100,47 +99,19 @@ impl Baseline<heuristic::Heuristic> for SeedTree {
     }
 }
 
-/// Builder of an [`EffortClassifier`].
-#[derive(Debug, Clone, Default)]
-pub struct EffortClassifierBuilder {
-    strategy: Strategy,
-    settings: Settings,
-}
-
-impl EffortClassifierBuilder {
-    tiered::builder_methods!(task: "effort", labels: "`low`, `medium`, `high`");
-
-    /// Compiles the classifier's cue sets (and loads the model for the
-    /// `learned` and `hybrid` strategies). Do this once and share the
-    /// classifier: classification takes `&self`.
-    pub fn build(self) -> Result<EffortClassifier, Error> {
-        Ok(EffortClassifier {
-            strategy: self.strategy,
-            tiers: Tiered::build(
-                self.strategy.kind(),
-                self.settings,
-                heuristic::Heuristic::new,
-                || Ok(SeedTree),
-            )?,
-        })
-    }
-}
-
-/// Classifies the effort a clarifying question costs the user.
-#[derive(Debug, Clone)]
-pub struct EffortClassifier {
-    strategy: Strategy,
-    tiers: Tiered<heuristic::Heuristic, SeedTree>,
+tiered::tiered_classifier! {
+    /// Classifies the effort a clarifying question costs the user.
+    pub struct EffortClassifier(Tiered<heuristic::Heuristic, SeedTree>);
+    /// Builder of an [`EffortClassifier`].
+    pub struct EffortClassifierBuilder;
+    task: "effort",
+    labels: "`low`, `medium`, `high`",
+    what: "<effort cues>",
+    build: "Compiles the classifier's cue sets (and loads the model for the `learned` and `hybrid` strategies). Do this once and share the classifier: classification takes `&self`.",
+    baseline: || Ok(SeedTree),
 }
 
 impl EffortClassifier {
-    /// Starts a builder.
-    pub fn builder() -> EffortClassifierBuilder {
-        EffortClassifierBuilder::default()
-    }
-
-    tiered::classifier_methods!(ty: EffortClassifier, what: "<effort cues>");
-
     /// Classifies one question. `context` is what the user already has at
     /// hand (the task description or spec the agent was given); when it
     /// answers the question, the question is low effort. The result names
@@ -174,47 +145,9 @@ impl EffortClassifier {
     }
 }
 
-impl crate::TextClassifier for EffortClassifier {
-    const TASK: &'static str = "effort";
-    type Input = EffortQuery;
-    type Example = EffortExample;
-    type Label = EffortLevel;
-    type Decision = Classification<EffortLevel>;
-
-    fn strategies() -> Vec<&'static str> {
-        Strategy::ALL.iter().map(|s| s.name()).collect()
-    }
-
-    fn with_strategy(strategy: &str) -> Result<Self, Error> {
-        Self::builder().strategy(strategy.parse()?).build()
-    }
-
-    fn input(text: String) -> EffortQuery {
-        EffortQuery {
-            id: None,
-            text,
-            context: None,
-        }
-    }
-
-    fn text(input: &EffortQuery) -> &str {
-        &input.text
-    }
-
-    fn id(input: &EffortQuery) -> Option<&str> {
-        input.id.as_deref()
-    }
-
-    fn split(e: EffortExample) -> (EffortQuery, EffortLevel) {
-        let query = EffortQuery {
-            id: e.id,
-            text: e.text,
-            context: e.context,
-        };
-        (query, e.label)
-    }
-
-    fn decide(&self, input: &EffortQuery) -> Classification<EffortLevel> {
-        self.classify(&input.text, input.context.as_deref())
-    }
-}
+crate::text::text_classifier!(
+    EffortClassifier, task: "effort", input: EffortQuery, example: EffortExample,
+    label: EffortLevel, decision: Classification<EffortLevel>,
+    split: |e| (EffortQuery { id: e.id, text: e.text, context: e.context }, e.label),
+    decide: |c, q| c.classify(&q.text, q.context.as_deref()),
+);

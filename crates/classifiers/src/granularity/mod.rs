@@ -45,9 +45,8 @@ use tact_types::{Classification, Granularity, GranularityDecision};
 pub use heuristic::{EVIDENCE_FLOOR, MIN_GAP};
 pub use scoring::{MAX_LEVELS, ScoringChoice, ScoringConfig};
 
-use crate::Error;
 use crate::learned::{Task, Traced};
-use crate::tiered::{self, Baseline, Cues, Settings, Tiered, Trace};
+use crate::tiered::{self, Baseline, Cues, Trace};
 
 impl Cues for heuristic::Heuristic {
     type Label = Granularity;
@@ -113,49 +112,21 @@ crate::strategy::strategy_enum! {
     all: [Hybrid, Heuristic, Seed, Learned],
 }
 
-/// Builder of a [`GranularityClassifier`].
-#[derive(Debug, Clone, Default)]
-pub struct GranularityClassifierBuilder {
-    strategy: Strategy,
-    settings: Settings,
-}
-
-impl GranularityClassifierBuilder {
-    tiered::builder_methods!(task: "granularity", labels: "`fine-grained`, `holistic`");
-
-    /// Compiles the strategy's patterns (and loads the model for the
-    /// `learned` and `hybrid` strategies). Do this once and share the
-    /// classifier: classification takes `&self`.
-    pub fn build(self) -> Result<GranularityClassifier, Error> {
-        Ok(GranularityClassifier {
-            strategy: self.strategy,
-            tiers: Tiered::build(
-                self.strategy.kind(),
-                self.settings,
-                heuristic::Heuristic::new,
-                seed::Seed::new,
-            )?,
-        })
-    }
-}
-
-/// Classifies what a retrieval query asks for: one locatable piece of
-/// information (`fine-grained`) or understanding across passages
-/// (`holistic`).
-#[derive(Debug, Clone)]
-pub struct GranularityClassifier {
-    strategy: Strategy,
-    tiers: Tiered<heuristic::Heuristic, seed::Seed>,
+tiered::tiered_classifier! {
+    /// Classifies what a retrieval query asks for: one locatable piece of
+    /// information (`fine-grained`) or understanding across passages
+    /// (`holistic`).
+    pub struct GranularityClassifier(Tiered<heuristic::Heuristic, seed::Seed>);
+    /// Builder of a [`GranularityClassifier`].
+    pub struct GranularityClassifierBuilder;
+    task: "granularity",
+    labels: "`fine-grained`, `holistic`",
+    what: "<granularity cues>",
+    build: "Compiles the strategy's patterns (and loads the model for the `learned` and `hybrid` strategies). Do this once and share the classifier: classification takes `&self`.",
+    baseline: seed::Seed::new,
 }
 
 impl GranularityClassifier {
-    /// Starts a builder.
-    pub fn builder() -> GranularityClassifierBuilder {
-        GranularityClassifierBuilder::default()
-    }
-
-    tiered::classifier_methods!(ty: GranularityClassifier, what: "<granularity cues>");
-
     /// Classifies one query: label, confidence, reasons, evidence on each
     /// side, whether the decision is ambiguous, and the tier that decided.
     pub fn classify(&self, query: &str) -> GranularityDecision {
@@ -175,42 +146,9 @@ impl GranularityClassifier {
     }
 }
 
-impl crate::TextClassifier for GranularityClassifier {
-    const TASK: &'static str = "granularity";
-    type Input = GranularityQuery;
-    type Example = GranularityExample;
-    type Label = Granularity;
-    type Decision = GranularityDecision;
-
-    fn strategies() -> Vec<&'static str> {
-        Strategy::ALL.iter().map(|s| s.name()).collect()
-    }
-
-    fn with_strategy(strategy: &str) -> Result<Self, Error> {
-        Self::builder().strategy(strategy.parse()?).build()
-    }
-
-    fn input(text: String) -> GranularityQuery {
-        GranularityQuery { id: None, text }
-    }
-
-    fn text(input: &GranularityQuery) -> &str {
-        &input.text
-    }
-
-    fn id(input: &GranularityQuery) -> Option<&str> {
-        input.id.as_deref()
-    }
-
-    fn split(e: GranularityExample) -> (GranularityQuery, Granularity) {
-        let query = GranularityQuery {
-            id: e.id,
-            text: e.text,
-        };
-        (query, e.label)
-    }
-
-    fn decide(&self, input: &GranularityQuery) -> GranularityDecision {
-        self.classify(&input.text)
-    }
-}
+crate::text::text_classifier!(
+    GranularityClassifier, task: "granularity", input: GranularityQuery,
+    example: GranularityExample, label: Granularity, decision: GranularityDecision,
+    split: |e| (GranularityQuery { id: e.id, text: e.text }, e.label),
+    decide: |c, q| c.classify(&q.text),
+);

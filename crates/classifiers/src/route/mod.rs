@@ -280,13 +280,8 @@ pub struct Router {
 }
 
 impl Router {
-    /// Starts a builder.
-    pub fn builder() -> RouterBuilder {
-        RouterBuilder::default()
-    }
-
     // The shared router has the default prefix and no model slots.
-    tiered::classifier_methods!(ty: Router, what: "<route cues>");
+    tiered::classifier_methods!(ty: Router, builder: RouterBuilder, what: "<route cues>");
 
     /// The model slots.
     pub fn model_slots(&self) -> &ModelSlots {
@@ -420,60 +415,9 @@ impl Router {
     }
 }
 
-impl crate::TextClassifier for Router {
-    const TASK: &'static str = "route";
-    type Input = RouteQuery;
-    type Example = RouteExample;
-    type Label = QueryType;
-    type Decision = RouteDecision;
-
-    fn strategies() -> Vec<&'static str> {
-        Strategy::ALL.iter().map(|s| s.name()).collect()
-    }
-
-    fn with_strategy(strategy: &str) -> Result<Self, Error> {
-        Self::builder().strategy(strategy.parse()?).build()
-    }
-
-    fn input(text: String) -> RouteQuery {
-        RouteQuery {
-            id: None,
-            text,
-            history: Vec::new(),
-        }
-    }
-
-    fn text(input: &RouteQuery) -> &str {
-        &input.text
-    }
-
-    fn id(input: &RouteQuery) -> Option<&str> {
-        input.id.as_deref()
-    }
-
-    /// The message, then its history as `[TYPE] snippet` entries.
-    fn describe(input: &RouteQuery) -> String {
-        let mut shown = input.text.clone();
-        for (i, e) in input.history.iter().enumerate() {
-            shown.push_str(if i == 0 { "  (history: " } else { " | " });
-            shown.push_str(&format!("[{}] {}", e.kind, e.snippet));
-        }
-        if !input.history.is_empty() {
-            shown.push(')');
-        }
-        shown
-    }
-
-    fn split(e: RouteExample) -> (RouteQuery, QueryType) {
-        let query = RouteQuery {
-            id: e.id,
-            text: e.text,
-            history: e.history,
-        };
-        (query, e.label)
-    }
-
-    fn decide(&self, input: &RouteQuery) -> RouteDecision {
-        self.route(&input.text, &input.history)
-    }
-}
+crate::text::text_classifier!(
+    Router, task: "route", input: RouteQuery, example: RouteExample,
+    label: QueryType, decision: RouteDecision,
+    split: |e| (RouteQuery { id: e.id, text: e.text, history: e.history }, e.label),
+    decide: |c, q| c.route(&q.text, &q.history),
+);
