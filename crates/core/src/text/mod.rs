@@ -1,0 +1,15 @@
+//! Unicode-aware normalization, word counting, sentence splitting and
+//! question extraction.
+//!
+//! Offsets are byte offsets into the original text and always fall on
+//! character boundaries, so `&text[seg.start..seg.end]` never panics.
+
+mod normalize;
+mod questions;
+mod sentences;
+mod words;
+
+pub use normalize::normalize;
+pub use questions::{extract_questions, is_question};
+pub use sentences::{Segment, split_sentences};
+pub use words::{reader_word_count, reader_words, word_count, words};

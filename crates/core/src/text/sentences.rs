@@ -1,0 +1,589 @@
+//! Sentence splitting: [`Segment`] and [`split_sentences`] (abbreviations,
+//! units after numbers, quotations, inline and fenced code, list items).
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use crate::WordSet;
+
+/// A span of a text: a sentence, a question or a code block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Segment {
+    /// Byte offset of the first character.
+    pub start: usize,
+    /// Byte offset one past the last character.
+    pub end: usize,
+    /// Whether the span is a fenced code block rather than prose.
+    pub is_code: bool,
+}
+
+impl Segment {
+    /// The segment's text within `source` (empty if the offsets do not fit).
+    pub fn text<'a>(&self, source: &'a str) -> &'a str {
+        source.get(self.start..self.end).unwrap_or("")
+    }
+}
+
+/// Abbreviations (lower case, without their final dot) after which a dot
+/// does not end a sentence.
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "eg", "ie", "vs", "cf", "approx", "dr", "mr", "mrs", "ms", "prof", "fig", "figs",
+    "eq", "eqs", "no", "nr", "sec", "st", "resp", "incl", "excl", "min", "max", "ca", "z.b", "d.h",
+    "u.a", "bzw", "vgl", "evtl", "ggf", "usw", "p.ej", "ej", "aprox", "pag", "p", "pp", "vol",
+    "ver", "al", "et al", "etc",
+];
+
+/// Weekday and month abbreviations (lower case, without their dot): like
+/// "etc." they end a sentence only before a capital ("on 14 Oct. The
+/// webinar ..."), not before a date or a comma ("Mon. 14 Oct., i.e.").
+const DATE_ABBREVIATIONS: &[&str] = &[
+    "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "jan", "feb", "mar",
+    "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+];
+
+fn is_terminator(c: char) -> bool {
+    matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '…')
+}
+
+pub(super) fn is_closer(c: char) -> bool {
+    matches!(
+        c,
+        '"' | '\'' | ')' | ']' | '}' | '»' | '”' | '’' | '*' | '_'
+    )
+}
+
+/// Whether the line starting at `rest` begins with a list marker
+/// (`- `, `* `, `+ `, `• `, `1. `, `1) `, `a) `).
+pub(super) fn starts_list_item(rest: &str) -> bool {
+    let t = rest.trim_start_matches([' ', '\t']);
+    let mut chars = t.chars();
+    match chars.next() {
+        Some('-' | '*' | '+' | '•') => chars.next().is_some_and(char::is_whitespace),
+        Some(c) if c.is_ascii_digit() || c.is_ascii_lowercase() => {
+            let mut n = 1;
+            let mut c2 = chars.next();
+            while let Some(d) = c2 {
+                if d.is_ascii_digit() && c.is_ascii_digit() && n < 3 {
+                    n += 1;
+                    c2 = chars.next();
+                } else {
+                    break;
+                }
+            }
+            if c.is_ascii_lowercase() {
+                return c2 == Some(')') && chars.next().is_some_and(char::is_whitespace);
+            }
+            matches!(c2, Some('.' | ')')) && chars.next().is_some_and(char::is_whitespace)
+        }
+        _ => false,
+    }
+}
+
+/// [`ABBREVIATIONS`] and [`DATE_ABBREVIATIONS`] as sets, built once.
+static ABBREVIATION_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(ABBREVIATIONS));
+static DATE_ABBREVIATION_SET: LazyLock<WordSet> =
+    LazyLock::new(|| WordSet::new(DATE_ABBREVIATIONS));
+
+/// The word just before byte `dot` (exclusive), lower-cased, for the
+/// abbreviation check (borrowed when it is lower case already).
+fn word_before(text: &str, dot: usize) -> Cow<'_, str> {
+    let head = &text[..dot];
+    let start = head
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace() || matches!(c, '(' | '"' | '\'' | '[' | '`'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let word = &head[start..];
+    if word
+        .bytes()
+        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+    {
+        Cow::Owned(word.to_lowercase())
+    } else {
+        Cow::Borrowed(word)
+    }
+}
+
+/// Unit abbreviations (lower case, without their dot) that are also
+/// abbreviations or single letters: after a number they are units and their
+/// dot may end a sentence ("takes 3.5 s.", "900 ms.", "5 min.").
+const UNITS_AFTER_NUMBER: &[&str] = &["s", "ms", "min", "sec", "h", "m", "d", "g"];
+
+/// Whether `word` (just before the dot at `dot`) is a unit after a number
+/// ("takes 900 ms.", "3.5 s.", "5 min."), not an abbreviation such as "Ms.",
+/// "min. 3 replicas" or an initial ("J. Smith").
+fn is_unit_after_number(text: &str, dot: usize, word: &str) -> bool {
+    if !UNITS_AFTER_NUMBER.contains(&word) {
+        return false;
+    }
+    let Some(before) = text.get(..dot.saturating_sub(word.len())) else {
+        return false;
+    };
+    let head = before.trim_end();
+    head.len() < before.len()
+        && head.rsplit(char::is_whitespace).next().is_some_and(|w| {
+            !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
+        })
+}
+
+/// Words that open a sentence and are no surname.
+const SENTENCE_OPENERS: &[&str] = &[
+    "the", "i", "we", "you", "it", "this", "that", "these", "those", "should", "shall", "can",
+    "could", "would", "do", "does", "is", "are", "will", "may", "please", "let", "then", "also",
+    "if", "when", "what", "which", "how", "why", "there", "here", "our", "my", "your", "they",
+    "he", "she", "all", "both", "each", "want", "after", "before", "next",
+];
+
+/// Whether the dot after a capital letter that labels a thing ("gate B",
+/// "plan B", "Appendix C") ends the sentence: the letter follows a
+/// lower-case word and a sentence opener follows it ("... from gate B.
+/// Should I ..."); "ask J. Smith" goes on.
+fn letter_label_ends(text: &str, dot: usize) -> bool {
+    let head = &text[..dot];
+    let Some(letter) = head.chars().next_back() else {
+        return false;
+    };
+    if !letter.is_uppercase() {
+        return false;
+    }
+    let before = head[..head.len() - letter.len_utf8()].trim_end();
+    if before.len() == head.len() - letter.len_utf8() {
+        return false;
+    }
+    let labelled = before
+        .rsplit(char::is_whitespace)
+        .next()
+        .is_some_and(|w| !w.is_empty() && w.chars().all(|c| c.is_lowercase()));
+    let next = text[dot + 1..]
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c: char| !c.is_alphanumeric());
+    labelled
+        && next.starts_with(char::is_uppercase)
+        && SENTENCE_OPENERS
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(next))
+}
+
+fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
+    let word = word_before(text, dot);
+    if word.is_empty() {
+        return true;
+    }
+    // "1." opening a numbered list item.
+    let head = text.as_bytes().get(..dot).unwrap_or_default();
+    let line_start = memchr::memrchr(b'\n', head).map_or(0, |p| p + 1);
+    let line = text.get(line_start..dot).unwrap_or("").trim();
+    if !line.is_empty() && line.len() <= 3 && line.chars().all(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    // A unit after a number ("3.5 s.", "900 ms.") is no abbreviation.
+    let unit = is_unit_after_number(text, dot, &word);
+    // A single letter is an initial ("J. Smith") or an enumerator, unless
+    // it labels a thing ("from gate B. Should I ...").
+    let mut chars = word.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        if c.is_alphabetic() && !unit {
+            return letter_label_ends(text, dot);
+        }
+    }
+    // "2:30 p.m. UTC" goes on; "at 5 p.m. The next run" ends.
+    if matches!(&*word, "a.m" | "p.m") {
+        let next_word = text[dot + 1..]
+            .trim_start()
+            .split(|c: char| !c.is_alphanumeric())
+            .next()
+            .unwrap_or("");
+        let all_caps = next_word.chars().count() >= 2 && next_word.chars().all(char::is_uppercase);
+        return next.is_some_and(char::is_uppercase) && !all_caps;
+    }
+    if ABBREVIATION_SET.contains(&word) && !unit {
+        return word == "etc" && next.is_some_and(char::is_uppercase);
+    }
+    if DATE_ABBREVIATION_SET.contains(&word) {
+        return next.is_some_and(char::is_uppercase);
+    }
+    // The dot before a lower-case word is rarely a sentence end, unless a
+    // whole word ends there ("on the payload. orjson was faster"): the
+    // short unknown abbreviations ("approx.", "Inc.") are what it guards.
+    !next.is_some_and(char::is_lowercase)
+        || (word.chars().count() >= 5 && word.chars().all(char::is_alphabetic))
+}
+
+/// The double quotation open at the scanner's position, if it closes on
+/// the same line: a quote mark without its closing mark on its line (an
+/// inch mark, a typo) opens nothing.
+#[derive(Debug, Default)]
+struct Quotes {
+    /// The closing mark of the open quotation.
+    open: Option<char>,
+    /// Per opening mark (`"`, `“`, `«`): the byte offset up to which a
+    /// search for its closing mark already failed (the end of that line),
+    /// so that a long line is searched once.
+    failed: [usize; 3],
+}
+
+impl Quotes {
+    /// Takes the character `c` that ends at byte `after` into account:
+    /// returns whether it was a quotation mark.
+    fn update(&mut self, text: &str, after: usize, c: char) -> bool {
+        let (kind, closer) = match c {
+            '"' => (0, '"'),
+            '\u{201c}' => (1, '\u{201d}'),
+            '\u{ab}' => (2, '\u{bb}'),
+            '\u{201d}' | '\u{bb}' => {
+                if self.open == Some(c) {
+                    self.open = None;
+                }
+                return true;
+            }
+            _ => return false,
+        };
+        if self.open == Some(c) {
+            self.open = None;
+            return true;
+        }
+        if self.open.is_some() || after < self.failed[kind] {
+            return true;
+        }
+        let rest = text.get(after..).unwrap_or("");
+        match rest.find([closer, '\n']) {
+            Some(at) if rest[at..].starts_with(closer) => self.open = Some(closer),
+            Some(at) => self.failed[kind] = after + at,
+            None => self.failed[kind] = text.len(),
+        }
+        true
+    }
+}
+
+/// Splits a text into sentences.
+///
+/// A sentence ends at `.`, `!`, `?` (and their full-width forms, `…`)
+/// followed by white space or the end of the text, after any closing quotes
+/// or brackets. Dots after abbreviations (`e.g.`, `z.B.`), inside version
+/// numbers (`3.11`), URLs and file names, any terminator inside inline
+/// code (`` `a.b?` ``) and any terminator inside a double quotation that
+/// closes later on its line (`"Continue? [y/N]"`) do not end a sentence; a
+/// quotation closed right after its terminator ends one unless a lower-case
+/// word follows (`asks "Sure?" before deleting`). After a number, `s`,
+/// `ms`, `min`, `sec`, `h`, `m`, `d`, `g` are units and may end a sentence
+/// (`takes 3.5 s.`). A blank line or a list item
+/// starts a new sentence; a fenced code block (```` ``` ````) is returned as
+/// one segment with `is_code` set.
+pub fn split_sentences(text: &str) -> Vec<Segment> {
+    let mut out = Vec::new();
+    // Fast path: one line with no inner terminator or code is one sentence.
+    let body = text
+        .trim_end()
+        .trim_end_matches(|c: char| is_terminator(c) || is_closer(c));
+    let bb = body.as_bytes();
+    let inner_break = memchr::memchr3(b'.', b'!', b'?', bb).is_some()
+        || memchr::memchr2(b'\n', b'`', bb).is_some()
+        // Their UTF-8 lead bytes first: accented letters have none of them.
+        || (memchr::memchr3(0xE2, 0xE3, 0xEF, bb).is_some()
+            && body.contains(['。', '！', '？', '…']));
+    if !inner_break {
+        let start = text.len() - text.trim_start().len();
+        let end = text.trim_end().len();
+        if end > start {
+            out.push(Segment {
+                start,
+                end,
+                is_code: false,
+            });
+        }
+        return out;
+    }
+    let mut start = 0usize;
+    let mut in_code = false;
+    let bytes_len = text.len();
+    let push = |out: &mut Vec<Segment>, s: usize, e: usize, is_code: bool| {
+        let seg = &text[s..e];
+        let trimmed_start = s + (seg.len() - seg.trim_start().len());
+        let trimmed_end = e - (seg.len() - seg.trim_end().len());
+        if trimmed_end > trimmed_start {
+            out.push(Segment {
+                start: trimmed_start,
+                end: trimmed_end,
+                is_code,
+            });
+        }
+    };
+    let bytes = text.as_bytes();
+    let mut i = 0usize;
+    let mut line_start = true;
+    let mut quotes = Quotes::default();
+    while i < bytes_len {
+        if line_start {
+            line_start = false;
+            let rest = &text[i..];
+            let trimmed = rest.trim_start_matches([' ', '\t']);
+            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+                // Fenced code block: runs to the closing fence line.
+                push(&mut out, start, i, false);
+                let fence = &trimmed[..3];
+                let after_open = rest.find('\n').map_or(bytes_len, |n| i + n + 1);
+                let mut end = bytes_len;
+                let mut pos = after_open;
+                while pos < bytes_len {
+                    let line_end = text[pos..].find('\n').map_or(bytes_len, |n| pos + n);
+                    if text[pos..line_end].trim_start().starts_with(fence) {
+                        end = line_end;
+                        break;
+                    }
+                    pos = line_end + 1;
+                }
+                push(&mut out, i, end, true);
+                start = end;
+                i = end;
+                in_code = false;
+                continue;
+            }
+            if i > start && starts_list_item(rest) && !in_code {
+                push(&mut out, start, i, false);
+                start = i;
+            }
+        }
+        // Jump to the next byte that can matter: ASCII terminators, new
+        // lines, backticks, or the lead byte of a non-ASCII terminator
+        // (lead bytes are always character boundaries).
+        let Some(off) = bytes[i..].iter().position(|b| {
+            matches!(
+                b,
+                b'.' | b'!' | b'?' | b'\n' | b'`' | b'"' | 0xC2 | 0xE2 | 0xE3 | 0xEF
+            )
+        }) else {
+            break;
+        };
+        let pos = i + off;
+        let Some(c) = text[pos..].chars().next() else {
+            break;
+        };
+        i = pos + c.len_utf8();
+        if c == '`' {
+            in_code = !in_code;
+            continue;
+        }
+        if !in_code && quotes.update(text, i, c) {
+            continue;
+        }
+        if c == '\n' {
+            quotes.open = None;
+            line_start = true;
+            // A blank line ends the sentence (and any unclosed inline code).
+            let rest = &text[i..];
+            let blank = rest
+                .split('\n')
+                .next()
+                .is_some_and(|l| l.trim().is_empty() && rest.contains('\n'));
+            if blank {
+                push(&mut out, start, pos, false);
+                start = i;
+                in_code = false;
+            }
+            continue;
+        }
+        if in_code || !is_terminator(c) {
+            continue;
+        }
+        // Swallow runs of terminators and closers ("?!", ".)", "?\"").
+        while let Some(d) = text[i..].chars().next() {
+            if is_terminator(d) || is_closer(d) {
+                i += d.len_utf8();
+            } else {
+                break;
+            }
+        }
+        let end = i;
+        // Inside a quotation that closes later on the line ("Continue?
+        // [y/N]"), a terminator ends nothing; where the quotation closes
+        // right after it, the sentence goes on before a lower-case word
+        // (`asks "Are you sure?" before deleting`).
+        let mut closed_quote = false;
+        if let Some(closer) = quotes.open {
+            if !text[pos..end].contains(closer) {
+                continue;
+            }
+            quotes.open = None;
+            closed_quote = true;
+        }
+        let next = text[end..].chars().next();
+        if !next.is_none_or(char::is_whitespace) {
+            continue;
+        }
+        let next_word = text[end..].trim_start().chars().next();
+        if closed_quote && next_word.is_some_and(char::is_lowercase) {
+            continue;
+        }
+        if c == '.' || c == '…' {
+            let ends = if c == '.' && text[pos..end].starts_with("...") {
+                // "2019, 2020, ... 2024": a list goes on.
+                !next_word.is_some_and(|w| w.is_lowercase() || w.is_ascii_digit())
+            } else if c == '.' {
+                dot_ends_sentence(text, pos, next_word)
+            } else {
+                !next_word.is_some_and(|w| w.is_lowercase() || w.is_ascii_digit())
+            };
+            if !ends {
+                continue;
+            }
+        }
+        push(&mut out, start, end, false);
+        start = end;
+    }
+    push(&mut out, start, bytes_len, false);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_full_words_and_elided_lists() {
+        assert_eq!(
+            sents("Is 2:30 p.m. UTC fine? Yes."),
+            ["Is 2:30 p.m. UTC fine?", "Yes."]
+        );
+        assert_eq!(
+            sents("We meet at 5 p.m. The room is booked."),
+            ["We meet at 5 p.m.", "The room is booked."]
+        );
+        assert_eq!(
+            sents("I timed the payload. orjson was faster."),
+            ["I timed the payload.", "orjson was faster."]
+        );
+        assert_eq!(
+            sents("It reads 2019, 2020, ... 2024 in order."),
+            ["It reads 2019, 2020, ... 2024 in order."]
+        );
+    }
+
+    fn sents(t: &str) -> Vec<&str> {
+        split_sentences(t).iter().map(|s| s.text(t)).collect()
+    }
+
+    #[test]
+    fn sentences_survive_abbreviations_versions_urls_and_code() {
+        assert_eq!(
+            sents("Use a tool, e.g. ruff. Then run it."),
+            ["Use a tool, e.g. ruff.", "Then run it."]
+        );
+        assert_eq!(
+            sents("We need Python 3.11 here. Is that ok?"),
+            ["We need Python 3.11 here.", "Is that ok?"]
+        );
+        assert_eq!(
+            sents("See https://example.com/a.b?x=1 for details. Done!"),
+            ["See https://example.com/a.b?x=1 for details.", "Done!"]
+        );
+        assert_eq!(
+            sents("Call `foo. bar?` now. Ok?"),
+            ["Call `foo. bar?` now.", "Ok?"]
+        );
+        assert_eq!(
+            sents("Wie z.B. hier. Und dann?"),
+            ["Wie z.B. hier.", "Und dann?"]
+        );
+        assert_eq!(
+            sents("It takes 900 ms. Want the PR? Ask Ms. Lee."),
+            ["It takes 900 ms.", "Want the PR?", "Ask Ms. Lee."]
+        );
+        assert_eq!(
+            sents("He said \"stop.\" Then left."),
+            ["He said \"stop.\"", "Then left."]
+        );
+        assert_eq!(
+            sents("Send it Mon. 14 Oct., i.e. tomorrow? It ships on 3 Dec. The rest waits."),
+            [
+                "Send it Mon. 14 Oct., i.e. tomorrow?",
+                "It ships on 3 Dec.",
+                "The rest waits."
+            ]
+        );
+        assert_eq!(
+            sents("Park at gate B. Should I book it? Ask J. Smith first."),
+            [
+                "Park at gate B.",
+                "Should I book it?",
+                "Ask J. Smith first."
+            ]
+        );
+    }
+
+    #[test]
+    fn units_after_numbers_end_sentences() {
+        assert_eq!(
+            sents("The cold start takes 3.5 s. That is slow. Cache it?"),
+            ["The cold start takes 3.5 s.", "That is slow.", "Cache it?"]
+        );
+        assert_eq!(
+            sents("Each retry waits 2 h. Shorten it?"),
+            ["Each retry waits 2 h.", "Shorten it?"]
+        );
+        // Not a unit: an initial, an abbreviation before a number, a unit
+        // before a lower-case word.
+        assert_eq!(
+            sents("Ask J. Smith. Use min. 3 replicas. A 5 s. timeout is fine."),
+            [
+                "Ask J. Smith.",
+                "Use min. 3 replicas.",
+                "A 5 s. timeout is fine."
+            ]
+        );
+        assert_eq!(sents("Ask Mr. S. Lee now."), ["Ask Mr. S. Lee now."]);
+    }
+
+    #[test]
+    fn terminators_inside_quotations_do_not_end_sentences() {
+        assert_eq!(
+            sents("The CLI prints \"Continue? [y/N]\" and waits. Pass --yes?"),
+            [
+                "The CLI prints \"Continue? [y/N]\" and waits.",
+                "Pass --yes?"
+            ]
+        );
+        assert_eq!(
+            sents("It asks \u{201c}Are you sure?\u{201d} before deleting. Ok?"),
+            [
+                "It asks \u{201c}Are you sure?\u{201d} before deleting.",
+                "Ok?"
+            ]
+        );
+        assert_eq!(
+            sents("It asks \"Tag this commit?\" Do you want a tag?"),
+            ["It asks \"Tag this commit?\"", "Do you want a tag?"]
+        );
+        // An inch mark opens no quotation: the sentence still ends.
+        assert_eq!(
+            sents("The screen is 13\" wide. Is that enough? Yes."),
+            ["The screen is 13\" wide.", "Is that enough?", "Yes."]
+        );
+        // A quotation stops at the end of its line.
+        assert_eq!(
+            sents("He said \"wait.\nStop. Ok."),
+            ["He said \"wait.", "Stop.", "Ok."]
+        );
+    }
+
+    #[test]
+    fn fenced_code_is_one_segment() {
+        let t = "Here:\n```rust\nfn a() { b(); }\n// why? no.\n```\nShould I keep it?";
+        let segs = split_sentences(t);
+        assert_eq!(segs.len(), 3);
+        assert!(segs[1].is_code);
+        assert_eq!(segs[2].text(t), "Should I keep it?");
+    }
+
+    #[test]
+    fn blank_lines_and_list_items_split() {
+        assert_eq!(
+            sents("Intro line\n\nNext part"),
+            ["Intro line", "Next part"]
+        );
+        assert_eq!(sents("Options:\n- A\n- B"), ["Options:", "- A", "- B"]);
+    }
+}
