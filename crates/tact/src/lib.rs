@@ -103,3 +103,9 @@ pub use tact_consensus as consensus;
 
 #[doc(inline)]
 pub use tact_trajectory_store as store;
+
+/// The README's Rust examples, compiled and run as doctests of the facade
+/// (they use `tact::` paths only).
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
