@@ -72,7 +72,7 @@ fn main() -> ExitCode {
             match run::run(&args, &mut out, &mut stderr.lock()) {
                 // Some sessions were skipped (reported on stderr): the
                 // others are stored, but the exit status says so.
-                Ok(summary) if !summary.clean() => return ExitCode::from(1),
+                Ok(report) if !report.is_clean() => return ExitCode::from(1),
                 Ok(_) => Ok(()),
                 Err(e) => Err(e),
             }
@@ -90,14 +90,14 @@ fn main() -> ExitCode {
         Command::Prefs(args) => prefs::run(&args, std::io::stdin().lock(), &mut out),
         Command::Score(args) => score::run_score(&args, &mut out),
         Command::Consensus(args) => score::run_consensus(&args, &mut out),
-        Command::Granularity(args) => tact_classifiers::granularity::ScoringConfig::from_env()
+        Command::Granularity(args) => tact::granularity::ScoringConfig::from_env()
             .map_err(anyhow::Error::from)
             .and_then(|scoring| {
                 granularity::Granularity::new(args.opts.strategy.as_deref(), scoring)
             })
             .and_then(|g| granularity::run(&args, &g, &mut out)),
         Command::Route(args) => {
-            let slots = tact_classifiers::route::ModelSlots::from_env();
+            let slots = tact::route::ModelSlots::from_env();
             route::router(&args, slots).and_then(|r| route::run(&args, &r, &mut out))
         }
     };

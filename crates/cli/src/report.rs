@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use plotters::prelude::*;
-use tact_trajectory_store::{EffortDistribution, LeaderboardRow, ScorePoint, Store};
+use tact::store::{EffortDistribution, LeaderboardRow, ScorePoint, Store};
 
 /// Arguments of `tact report`.
 #[derive(clap::Args, Debug)]

@@ -1,13 +1,14 @@
 //! `tact score` (one session's PPP rewards with the rules behind them) and
 //! `tact consensus` (rank several agents' sessions by technical and
-//! interaction quality, or the legacy binary consensus).
+//! interaction quality, or the legacy binary consensus, rendered by
+//! `tact::render` as `tact run` renders its groups).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use tact_consensus::{Consensus, Decision, Normalization, PppConfig};
-use tact_scoring::{Profile, Scope, Scorer, Session, SessionScore};
+use tact::consensus::{Consensus, PppConfig};
+use tact::scoring::{Profile, Scope, Scorer, Session, SessionScore, Severity};
 
 /// Arguments of `tact score`.
 #[derive(clap::Args, Debug)]
@@ -116,8 +117,8 @@ fn write_score(out: &mut impl Write, s: &SessionScore) -> Result<()> {
             v.preference,
             v.category.as_str(),
             match v.severity {
-                tact_scoring::Severity::Minor => "minor",
-                tact_scoring::Severity::Major => "major",
+                Severity::Minor => "minor",
+                Severity::Major => "major",
             },
             v.expected,
             v.actual
@@ -174,78 +175,7 @@ pub fn run_consensus(args: &ConsensusArgs, out: &mut impl Write) -> Result<()> {
         writeln!(out, "{}", serde_json::to_string_pretty(&decision)?)?;
         return Ok(());
     }
-    match &decision {
-        Decision::Weighted {
-            stage,
-            profile,
-            consensus: c,
-            ..
-        } => {
-            let norm = match c.normalization {
-                Normalization::None => "interaction as is".to_owned(),
-                Normalization::Linear { floor, ceiling } => {
-                    format!("interaction mapped from [{floor:.2}, {ceiling:.2}] onto [0, 1]")
-                }
-            };
-            writeln!(
-                out,
-                "weighted consensus, stage {} (technical {:.2}, interaction {:.2}), profile {profile}, {norm}",
-                stage.as_deref().unwrap_or("(none: default weights)"),
-                c.technical_weight,
-                c.interaction_weight,
-            )?;
-            writeln!(
-                out,
-                "  {:<4} {:<16} {:>9} {:>11} {:>10} {:>7}",
-                "rank", "agent", "technical", "interaction", "normalized", "final"
-            )?;
-            for s in &c.scores {
-                writeln!(
-                    out,
-                    "  {:<4} {:<16} {:>9.3} {:>11} {:>10} {:>7.3}",
-                    s.rank,
-                    s.agent,
-                    s.technical_score,
-                    signed(s.interaction_score),
-                    s.normalized_interaction
-                        .map_or_else(|| "-".to_owned(), |n| format!("{n:.3}")),
-                    s.final_score
-                )?;
-            }
-            match (c.confidence.margin, c.scores.get(1)) {
-                (Some(m), Some(second)) => writeln!(
-                    out,
-                    "best: {} (score {:.3}, margin {:.3} over {})",
-                    c.best_agent, c.confidence.score, m, second.agent
-                )?,
-                _ => writeln!(
-                    out,
-                    "best: {} (score {:.3}, the only agent)",
-                    c.best_agent, c.confidence.score
-                )?,
-            }
-        }
-        Decision::Legacy {
-            stage,
-            consensus: c,
-        } => {
-            writeln!(
-                out,
-                "legacy consensus ([ppp] enabled = false), stage {}: {}",
-                stage.as_deref().unwrap_or("(none)"),
-                c.status.as_str()
-            )?;
-            for (verdict, agents) in &c.groups {
-                writeln!(out, "  {verdict}: {}", agents.join(", "))?;
-            }
-            if !c.missing.is_empty() {
-                writeln!(out, "  no verdict: {}", c.missing.join(", "))?;
-            }
-            match &c.verdict {
-                Some(v) => writeln!(out, "verdict: {v}")?,
-                None => writeln!(out, "verdict: none")?,
-            }
-        }
-    }
+    // The same rendering as `tact run`'s groups (tact::render).
+    write!(out, "{}", tact::render::decision(&decision))?;
     Ok(())
 }

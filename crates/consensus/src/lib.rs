@@ -187,9 +187,3 @@ impl Consensus {
         })
     }
 }
-
-/// The README's Rust examples (effort, guidance, scoring and consensus),
-/// compiled and run as doctests of the top library crate.
-#[doc = include_str!("../../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;

@@ -1,0 +1,126 @@
+//! The main job's configuration document: `[ppp]` (consensus weights,
+//! reward profile, normalization) and `[user_preferences]` (preferences for
+//! sessions that state none), nothing else (`docs/configuration.md`).
+
+use std::path::Path;
+
+use serde::Deserialize;
+use tact_consensus::PppConfig;
+use tact_scoring::UserPreferences;
+
+use crate::{Error, Result};
+
+/// The configuration of a [`Job`](super::Job): the document `tact run
+/// --config` reads. A misspelt table or key is an error, not a silent
+/// default.
+///
+/// ```
+/// let config = tact::job::Config::from_toml(
+///     "[ppp]\nnormalize = \"linear\"\n[user_preferences]\nformat = [\"commas\"]\n",
+///     "tact.toml",
+/// )?;
+/// assert_eq!(config.ppp.normalize, "linear");
+/// assert!(tact::job::Config::from_toml("[pp]\n", "tact.toml").is_err());
+/// # Ok::<(), tact::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Config {
+    /// Consensus weights (global and per stage), reward profile,
+    /// normalization; `enabled = false` for the legacy consensus.
+    #[serde(default)]
+    pub ppp: PppConfig,
+    /// Preferences for sessions that state none.
+    #[serde(default)]
+    pub user_preferences: Option<UserPreferences>,
+}
+
+impl Config {
+    /// A configuration of these tables (validated when the job is built).
+    pub fn new(ppp: PppConfig, user_preferences: Option<UserPreferences>) -> Self {
+        Config {
+            ppp,
+            user_preferences,
+        }
+    }
+
+    /// Reads and validates a configuration file.
+    pub fn read(path: impl AsRef<Path>) -> Result<Self> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        Self::from_toml(&text, &path.display().to_string())
+    }
+
+    /// Parses and validates a configuration; `source_name` names it in errors.
+    pub fn from_toml(text: &str, source_name: &str) -> Result<Self> {
+        let config: Config = toml::from_str(text).map_err(|source| Error::Config {
+            source_name: source_name.to_owned(),
+            source,
+        })?;
+        config.validate(source_name)?;
+        Ok(config)
+    }
+
+    /// Checks both tables; `source_name` names the document in errors.
+    pub fn validate(&self, source_name: &str) -> Result<()> {
+        self.ppp.validate().map_err(|source| Error::Ppp {
+            source_name: source_name.to_owned(),
+            source,
+        })?;
+        if let Some(p) = &self.user_preferences {
+            p.validate().map_err(|source| Error::UserPreferences {
+                source_name: source_name.to_owned(),
+                source,
+            })?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain(e: &dyn std::error::Error) -> String {
+        let mut s = e.to_string();
+        let mut next = e.source();
+        while let Some(cause) = next {
+            s.push_str(": ");
+            s.push_str(&cause.to_string());
+            next = cause.source();
+        }
+        s
+    }
+
+    #[test]
+    fn config_rejects_unknown_tables_and_bad_values() {
+        let ok = Config::from_toml(
+            "[ppp]\nnormalize = \"linear\"\n[user_preferences]\nformat = [\"commas\"]\n",
+            "t.toml",
+        )
+        .unwrap();
+        assert_eq!(ok.ppp.normalize, "linear");
+        for (text, needle) in [
+            ("[pp]\nenabled = true\n", "unknown field `pp`"),
+            ("[ppp]\ntechnical_weight = 0.9\n", "sum to 1.2"),
+            (
+                "[user_preferences]\nformat = [\"snippet\"]\n",
+                "list it under `content`",
+            ),
+        ] {
+            let e = chain(&Config::from_toml(text, "t.toml").unwrap_err());
+            assert!(e.contains("t.toml") && e.contains(needle), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_missing_file_names_it() {
+        let e = Config::read("/nonexistent/tact.toml").unwrap_err();
+        assert!(matches!(e, Error::Read { .. }));
+        assert_eq!(e.to_string(), "cannot read /nonexistent/tact.toml");
+    }
+}

@@ -1,0 +1,664 @@
+//! The main job as a library: read agent sessions (from a path or as
+//! values), score each one (questions extracted and classified,
+//! preferences checked, rewards), replay the guidance classifiers over its
+//! tool events, store it all in the trajectory database (one transaction
+//! per session) and rank the agents of each (spec, stage) by weighted
+//! consensus. `tact run` is this job and a progress bar.
+//!
+//! Nothing is printed: a bad session is a [`SessionError`] in the
+//! [`Report`], naming its file and line, and the others go on; the
+//! report's `Display` is the text `tact run` prints.
+//!
+//! ```
+//! use tact::job::{Job, Progress};
+//! use tact::scoring::{Session, TaskOutcome, Turn};
+//! use tact::store::Store;
+//!
+//! let mut a = Session::new("agent_a", TaskOutcome::Tests { passed: 10, total: 10 });
+//! a.spec_id = Some("SPEC-1".into());
+//! a.turns.push(Turn::new("Add a cache.", "Should it be Redis or in-process?"));
+//! let mut b = Session::new("agent_b", TaskOutcome::Tests { passed: 9, total: 10 });
+//! b.spec_id = Some("SPEC-1".into());
+//!
+//! let mut job = Job::builder().store(Store::open_in_memory()?).build()?;
+//! let mut seen = 0;
+//! let report = job.run_sessions(vec![a, b], |p: Progress<'_>| seen = p.done)?;
+//! assert_eq!((report.stored(), seen), (2, 2));
+//! assert!(report.errors.is_empty());
+//! let group = &report.groups[0];
+//! if let Ok(tact::consensus::Decision::Weighted { consensus, .. }) = &group.ranking {
+//!     assert_eq!(consensus.best_agent, "agent_a");
+//! }
+//! assert_eq!(group.member("agent_a").map(|m| m.questions.low), Some(1));
+//! # Ok::<(), tact::Error>(())
+//! ```
+
+mod config;
+mod record;
+mod report;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tact_consensus::{Consensus, PppConfig};
+use tact_scoring::{
+    Judge, LocatedSession, Profile, Scorer, Session, SessionFormat, UserPreferences, parse_sessions,
+};
+use tact_trajectory_store::Store;
+
+pub use config::Config;
+pub use report::{EffortCounts, Group, Member, Progress, Report, SessionError, SessionErrorKind};
+
+use crate::{Error, Result};
+
+/// Where a job stores: a database file opened on the first run, or a store
+/// already open.
+#[derive(Debug)]
+enum Storage {
+    Path(PathBuf),
+    Open(Store),
+}
+
+/// Builds a [`Job`]: its configuration, stage filter, reward profile or
+/// judge, and database.
+#[derive(Default)]
+#[must_use]
+pub struct JobBuilder {
+    config: Config,
+    stage: Option<String>,
+    profile: Option<Profile>,
+    judge: Option<Arc<dyn Judge>>,
+    storage: Option<Storage>,
+}
+
+impl std::fmt::Debug for JobBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobBuilder")
+            .field("config", &self.config)
+            .field("stage", &self.stage)
+            .field("profile", &self.profile)
+            .field("judge", &self.judge.is_some())
+            .field("storage", &self.storage)
+            .finish()
+    }
+}
+
+impl JobBuilder {
+    /// The whole configuration (`[ppp]` and `[user_preferences]`).
+    pub fn config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// The `[ppp]` table: consensus weights, profile, normalization.
+    pub fn ppp(mut self, ppp: PppConfig) -> Self {
+        self.config.ppp = ppp;
+        self
+    }
+
+    /// Preferences for sessions that state none.
+    pub fn user_preferences(mut self, preferences: UserPreferences) -> Self {
+        self.config.user_preferences = Some(preferences);
+        self
+    }
+
+    /// Only sessions of this stage: sessions with no stage are taken as
+    /// this stage, sessions of other stages are left out (counted in
+    /// [`Report::other_stages`]).
+    pub fn stage(mut self, stage: impl Into<String>) -> Self {
+        self.stage = Some(stage.into());
+        self
+    }
+
+    /// The reward profile, in place of `[ppp] profile` (the normalization
+    /// ceiling follows it).
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = Some(profile);
+        self
+    }
+
+    /// A judge for the preferences no rule checks (reported "not judged"
+    /// without one).
+    pub fn judge(mut self, judge: Arc<dyn Judge>) -> Self {
+        self.judge = Some(judge);
+        self
+    }
+
+    /// The database file, created (with its folder) on the job's first run.
+    pub fn db(mut self, path: impl Into<PathBuf>) -> Self {
+        self.storage = Some(Storage::Path(path.into()));
+        self
+    }
+
+    /// A store already open (say [`Store::open_in_memory`]); get it back
+    /// with [`Job::into_store`].
+    pub fn store(mut self, store: Store) -> Self {
+        self.storage = Some(Storage::Open(store));
+        self
+    }
+
+    /// Validates the configuration and the stage, and builds the scorer and
+    /// the consensus. Fails without a database ([`Error::NoStore`]).
+    pub fn build(self) -> Result<Job> {
+        let storage = self.storage.ok_or(Error::NoStore)?;
+        self.config.validate("the configuration")?;
+        let scorer = |profile: Profile| {
+            let mut b = Scorer::builder().profile(profile);
+            if let Some(j) = &self.judge {
+                b = b.judge(Arc::clone(j));
+            }
+            b.build()
+        };
+        let consensus = if self.profile.is_some() || self.judge.is_some() {
+            let profile = match self.profile {
+                Some(p) => p,
+                None => self.config.ppp.validate()?.profile,
+            };
+            Consensus::with_scorer(&self.config.ppp, scorer(profile)?)?
+        } else {
+            Consensus::new(&self.config.ppp)?
+        };
+        if let Some(stage) = &self.stage {
+            consensus.settings().weights_for(Some(stage))?;
+        }
+        let scorer = scorer(consensus.settings().profile)?;
+        Ok(Job {
+            consensus,
+            scorer,
+            default_prefs: self.config.user_preferences.filter(|p| !p.is_empty()),
+            stage: self.stage,
+            storage,
+        })
+    }
+}
+
+/// The main job, built once and run over sessions as many times as needed
+/// (each run stores into the same database).
+#[derive(Debug)]
+pub struct Job {
+    consensus: Consensus,
+    scorer: Scorer,
+    default_prefs: Option<UserPreferences>,
+    stage: Option<String>,
+    storage: Storage,
+}
+
+/// A session that went into the store, kept for the ranking of its group.
+struct Stored {
+    session: Session,
+    member: Member,
+}
+
+/// A run's tally, turned into a [`Report`] at the end.
+struct Tally {
+    read: usize,
+    done: usize,
+    total: usize,
+    run_ids: Vec<String>,
+    other_stages: usize,
+    errors: Vec<SessionError>,
+    groups: BTreeMap<(String, Option<String>), Vec<Stored>>,
+}
+
+impl Tally {
+    fn new(errors: Vec<SessionError>) -> Self {
+        Tally {
+            read: 0,
+            done: 0,
+            total: 0,
+            run_ids: Vec::new(),
+            other_stages: 0,
+            errors,
+            groups: BTreeMap::new(),
+        }
+    }
+}
+
+/// Where a session came from: a file and line, or a position among values.
+#[derive(Clone, Copy)]
+enum Origin<'a> {
+    File(&'a Path, usize),
+    Value(usize),
+}
+
+impl Origin<'_> {
+    fn error(self, kind: SessionErrorKind) -> SessionError {
+        match self {
+            Origin::File(file, line) => SessionError::in_file(file, Some(line), kind),
+            Origin::Value(index) => SessionError::at_index(index, kind),
+        }
+    }
+}
+
+impl Job {
+    /// Starts a builder (a database, or an open store, is required).
+    pub fn builder() -> JobBuilder {
+        JobBuilder::default()
+    }
+
+    /// The consensus the job ranks with (its validated settings).
+    pub fn consensus(&self) -> &Consensus {
+        &self.consensus
+    }
+
+    /// The scorer the job scores with.
+    pub fn scorer(&self) -> &Scorer {
+        &self.scorer
+    }
+
+    /// The store, once open (a database path is opened on the first run).
+    pub fn store(&self) -> Option<&Store> {
+        match &self.storage {
+            Storage::Open(s) => Some(s),
+            Storage::Path(_) => None,
+        }
+    }
+
+    /// The store, once open, for the host to query or keep.
+    pub fn into_store(self) -> Option<Store> {
+        match self.storage {
+            Storage::Open(s) => Some(s),
+            Storage::Path(_) => None,
+        }
+    }
+
+    /// Opens the database on first use (creating its folder).
+    fn open_store(&mut self) -> Result<&mut Store> {
+        if let Storage::Path(path) = &self.storage {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|source| Error::CreateDir {
+                    path: dir.to_owned(),
+                    source,
+                })?;
+            }
+            let store = Store::open(path)?;
+            self.storage = Storage::Open(store);
+        }
+        match &mut self.storage {
+            Storage::Open(s) => Ok(s),
+            Storage::Path(_) => Err(Error::NoStore),
+        }
+    }
+
+    /// Runs the job over a session file (`.json`: one session; `.jsonl`:
+    /// one per line) or a folder, walked recursively for `.json` and
+    /// `.jsonl` files (other files, and entries starting with `.`, are
+    /// skipped; symbolic links to folders are not followed).
+    ///
+    /// Fails (before anything is stored) when `path` cannot be read or
+    /// holds no session file, or when the database cannot be opened; a
+    /// bad session, file or folder is a [`SessionError`] of the report.
+    pub fn run_path(
+        &mut self,
+        path: impl AsRef<Path>,
+        mut progress: impl FnMut(Progress<'_>),
+    ) -> Result<Report> {
+        let path = path.as_ref();
+        let mut errors = Vec::new();
+        let files = session_files(path, &mut errors)?;
+        if files.is_empty() && errors.is_empty() {
+            return Err(Error::NoSessionFiles {
+                path: path.to_owned(),
+            });
+        }
+        self.open_store()?;
+        let mut tally = Tally::new(errors);
+        for (k, file) in files.iter().enumerate() {
+            let at = |tally: &Tally| Progress {
+                done: tally.done,
+                total: tally.total,
+                file: Some(file),
+                file_number: k + 1,
+                files: files.len(),
+            };
+            progress(at(&tally));
+            let text = match std::fs::read_to_string(file) {
+                Ok(t) => t,
+                Err(e) => {
+                    tally
+                        .errors
+                        .push(SessionError::in_file(file, None, SessionErrorKind::Read(e)));
+                    continue;
+                }
+            };
+            let format = SessionFormat::of(file).unwrap_or(SessionFormat::Json);
+            let results = parse_sessions(&text, &file.display().to_string(), format);
+            let lines = start_lines(&text, format, results.len());
+            tally.total += results.len();
+            progress(at(&tally));
+            for (result, line) in results.into_iter().zip(lines) {
+                tally.read += 1;
+                match result {
+                    Ok(LocatedSession { line, session }) => {
+                        self.process(&mut tally, Origin::File(file, line), session)?;
+                    }
+                    Err(e) => tally.errors.push(SessionError::in_file(
+                        file,
+                        line,
+                        SessionErrorKind::Invalid(e),
+                    )),
+                }
+                tally.done += 1;
+                progress(at(&tally));
+            }
+        }
+        Ok(self.finish(tally, Some(files.len())))
+    }
+
+    /// Runs the job over sessions the host holds (each validated first, as
+    /// a session file's would be). Errors name a session by its 0-based
+    /// position (`sessions[INDEX]`).
+    pub fn run_sessions(
+        &mut self,
+        sessions: impl IntoIterator<Item = Session>,
+        mut progress: impl FnMut(Progress<'_>),
+    ) -> Result<Report> {
+        let sessions: Vec<Session> = sessions.into_iter().collect();
+        self.open_store()?;
+        let mut tally = Tally::new(Vec::new());
+        tally.total = sessions.len();
+        let at = |tally: &Tally| Progress {
+            done: tally.done,
+            total: tally.total,
+            file: None,
+            file_number: 0,
+            files: 0,
+        };
+        progress(at(&tally));
+        for (index, session) in sessions.into_iter().enumerate() {
+            tally.read += 1;
+            match session.validate() {
+                Ok(()) => self.process(&mut tally, Origin::Value(index), session)?,
+                Err(e) => tally
+                    .errors
+                    .push(SessionError::at_index(index, SessionErrorKind::Invalid(e))),
+            }
+            tally.done += 1;
+            progress(at(&tally));
+        }
+        Ok(self.finish(tally, None))
+    }
+
+    /// Scores, replays and stores one session into its group, or records
+    /// why not; a session of another stage than the filter is left out.
+    /// Fails only when no store is open (a bug of the caller).
+    fn process(
+        &mut self,
+        tally: &mut Tally,
+        origin: Origin<'_>,
+        mut session: Session,
+    ) -> Result<()> {
+        if session
+            .spec_id
+            .as_deref()
+            .is_none_or(|s| s.trim().is_empty())
+        {
+            tally.errors.push(origin.error(SessionErrorKind::NoSpec));
+            return Ok(());
+        }
+        if let Some(want) = &self.stage {
+            match &session.stage {
+                Some(s) if s != want => {
+                    tally.other_stages += 1;
+                    return Ok(());
+                }
+                Some(_) => {}
+                None => session.stage = Some(want.clone()),
+            }
+        }
+        let weights = match self
+            .consensus
+            .settings()
+            .weights_for(session.stage.as_deref())
+        {
+            Ok(w) => w,
+            Err(e) => {
+                tally.errors.push(origin.error(SessionErrorKind::Stage(e)));
+                return Ok(());
+            }
+        };
+        if session.preferences.is_empty() {
+            if let Some(p) = &self.default_prefs {
+                session.preferences = p.clone();
+            }
+        }
+        let score = self.scorer.score(&session);
+        let replay = record::replay(&session);
+        let mut guidance: Vec<String> = Vec::new();
+        for g in &replay.guidance {
+            if !guidance.contains(&g.classifier) {
+                guidance.push(g.classifier.clone());
+            }
+        }
+        let rec = record::record(&session, &score, weights, replay);
+        if let Err(e) = self.open_store()?.ingest(&rec) {
+            tally
+                .errors
+                .push(origin.error(SessionErrorKind::NotStored(e)));
+            return Ok(());
+        }
+        tracing::debug!(
+            spec = session.spec_id.as_deref().unwrap_or_default(),
+            agent = %session.agent,
+            "session stored"
+        );
+        tally.run_ids.push(rec.run_id.clone());
+        let (file, line) = match origin {
+            Origin::File(f, l) => (Some(f.to_owned()), Some(l)),
+            Origin::Value(_) => (None, None),
+        };
+        let member = Member {
+            agent: session.agent.clone(),
+            run_id: rec.run_id,
+            file,
+            line,
+            questions: EffortCounts::of(&score),
+            violations: report::violation_counts(&score),
+            score,
+            guidance,
+        };
+        let key = (
+            session.spec_id.clone().unwrap_or_default(),
+            session.stage.clone(),
+        );
+        tally
+            .groups
+            .entry(key)
+            .or_default()
+            .push(Stored { session, member });
+        Ok(())
+    }
+
+    /// Ranks each group and builds the report.
+    fn finish(&self, tally: Tally, files: Option<usize>) -> Report {
+        let groups = tally
+            .groups
+            .into_iter()
+            .map(|((spec, stage), stored)| {
+                let sessions: Vec<Session> = stored.iter().map(|s| s.session.clone()).collect();
+                let ranking = self.consensus.decide(&sessions, stage.as_deref());
+                Group {
+                    spec,
+                    stage,
+                    members: stored.into_iter().map(|s| s.member).collect(),
+                    ranking,
+                }
+            })
+            .collect();
+        Report {
+            db: self
+                .store()
+                .map_or_else(PathBuf::new, |s| s.path().to_owned()),
+            stage: self.stage.clone(),
+            files,
+            read: tally.read,
+            run_ids: tally.run_ids,
+            other_stages: tally.other_stages,
+            errors: tally.errors,
+            groups,
+        }
+    }
+}
+
+/// The line each session of `text` starts on, in the order
+/// [`parse_sessions`] returns them: 1 for a `.json` file, else each line
+/// that is neither blank nor a `//` comment (after a byte-order mark).
+/// `None` for every session when the count disagrees with `expected`.
+fn start_lines(text: &str, format: SessionFormat, expected: usize) -> Vec<Option<usize>> {
+    let lines: Vec<usize> = match format {
+        SessionFormat::JsonLines => text
+            .strip_prefix('\u{feff}')
+            .unwrap_or(text)
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| {
+                let t = l.trim();
+                !t.is_empty() && !t.starts_with("//")
+            })
+            .map(|(i, _)| i + 1)
+            .collect(),
+        _ => vec![1],
+    };
+    if lines.len() == expected {
+        lines.into_iter().map(Some).collect()
+    } else {
+        vec![None; expected]
+    }
+}
+
+/// The session files under `path`, sorted: `path` itself when it is a
+/// file, else every `.json` and `.jsonl` file below it (symbolic links
+/// to folders and entries starting with `.` are not followed). Folders
+/// that cannot be read are reported in `errors`.
+fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Result<Vec<PathBuf>> {
+    let meta = std::fs::metadata(path).map_err(|source| Error::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    if meta.is_file() {
+        return Ok(vec![path.to_owned()]);
+    }
+    let unreadable = |p: &Path, e| SessionError::in_file(p, None, SessionErrorKind::Read(e));
+    let mut files = Vec::new();
+    let mut dirs = vec![path.to_owned()];
+    while let Some(dir) = dirs.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) => {
+                errors.push(unreadable(&dir, e));
+                continue;
+            }
+        };
+        for entry in entries {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    errors.push(unreadable(&dir, e));
+                    continue;
+                }
+            };
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let p = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => dirs.push(p),
+                Ok(t) if t.is_file() && SessionFormat::of(&p).is_some() => files.push(p),
+                Ok(_) => {}
+                Err(e) => errors.push(unreadable(&p, e)),
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_lines_follow_the_jsonl_rules() {
+        let text = "\u{feff}{}\n\n// note\n  {}\n{}";
+        assert_eq!(
+            start_lines(text, SessionFormat::JsonLines, 3),
+            [Some(1), Some(4), Some(5)]
+        );
+        assert_eq!(start_lines("{}", SessionFormat::Json, 1), [Some(1)]);
+        assert_eq!(start_lines("{}", SessionFormat::JsonLines, 2), [None, None]);
+    }
+
+    #[test]
+    fn a_job_needs_a_store_and_a_known_stage() {
+        assert!(matches!(Job::builder().build(), Err(Error::NoStore)));
+        let e = Job::builder()
+            .store(Store::open_in_memory().unwrap())
+            .stage("deploy")
+            .build()
+            .unwrap_err();
+        assert!(e.to_string().contains("unknown stage `deploy`"), "{e}");
+    }
+
+    #[test]
+    fn the_profile_replaces_the_configured_one() {
+        let job = Job::builder()
+            .store(Store::open_in_memory().unwrap())
+            .profile(Profile::named("paper", 1.0, 1.0).unwrap())
+            .build()
+            .unwrap();
+        assert_eq!(job.scorer().profile().name(), "paper");
+        assert_eq!(job.consensus().settings().profile.name(), "paper");
+    }
+
+    #[test]
+    fn sessions_as_values_are_validated_grouped_and_filtered_by_stage() {
+        use tact_scoring::TaskOutcome;
+        let session = |agent: &str, spec: Option<&str>, stage: Option<&str>| {
+            let mut s = Session::new(agent, TaskOutcome::Build { success: true });
+            s.spec_id = spec.map(str::to_owned);
+            s.stage = stage.map(str::to_owned);
+            s
+        };
+        let mut bad = session("", Some("S"), None);
+        bad.agent = String::new();
+        let mut job = Job::builder()
+            .store(Store::open_in_memory().unwrap())
+            .stage("plan")
+            .build()
+            .unwrap();
+        let report = job
+            .run_sessions(
+                vec![
+                    session("a", Some("S"), Some("plan")),
+                    session("b", Some("S"), None),
+                    session("c", Some("S"), Some("audit")),
+                    session("d", None, None),
+                    bad,
+                ],
+                |_| {},
+            )
+            .unwrap();
+        assert_eq!(
+            (report.read, report.stored(), report.other_stages),
+            (5, 2, 1)
+        );
+        assert_eq!(report.files, None);
+        let errors: Vec<String> = report.errors.iter().map(ToString::to_string).collect();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(
+            errors[0].starts_with("sessions[3]: the session has no `spec_id`"),
+            "{errors:?}"
+        );
+        assert!(matches!(
+            report.errors[1].kind,
+            SessionErrorKind::Invalid(_)
+        ));
+        assert_eq!(report.errors[1].index, Some(4));
+        assert_eq!(report.groups.len(), 1);
+        assert_eq!(report.groups[0].stage.as_deref(), Some("plan"));
+        assert!(report.groups[0].ranking.is_ok());
+        assert!(!report.is_clean());
+        assert_eq!(job.store().unwrap().trajectory_count().unwrap(), 2);
+    }
+}

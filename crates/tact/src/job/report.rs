@@ -1,0 +1,259 @@
+//! What a run of the main job returns: the [`Report`] (per-session errors,
+//! stored run ids, one [`Group`] per spec and stage with its ranking), and
+//! what its progress callback receives ([`Progress`]).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use tact_consensus::Decision;
+use tact_scoring::{Preference, SessionScore};
+use tact_types::EffortLevel;
+
+/// Where a run of the job stands, handed to its progress callback: after a
+/// file is opened, after it is parsed (`total` grows), and after each
+/// session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Progress<'a> {
+    /// Sessions processed so far (stored, skipped or left out).
+    pub done: usize,
+    /// Sessions known so far: it grows as each file is parsed.
+    pub total: usize,
+    /// The file being read; `None` for sessions handed in as values.
+    pub file: Option<&'a Path>,
+    /// The 1-based number of that file (0 for sessions handed in as values).
+    pub file_number: usize,
+    /// How many session files the run reads (0 for sessions handed in as values).
+    pub files: usize,
+}
+
+/// Why one session (or one file or folder) was skipped.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SessionErrorKind {
+    /// The file or folder could not be read.
+    Read(std::io::Error),
+    /// The session does not parse or breaks a rule of the format; the
+    /// message names file, line and column.
+    Invalid(tact_scoring::Error),
+    /// The session has no `spec_id`: the job groups sessions by spec.
+    NoSpec,
+    /// The session's stage has no weights.
+    Stage(tact_consensus::Error),
+    /// The store refused the session; nothing of it was written.
+    NotStored(tact_trajectory_store::Error),
+}
+
+/// A session (or a file or folder) the job skipped, with where it came
+/// from. Its `Display` is the message `tact run` prints after `warning: `.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct SessionError {
+    /// The file (or folder) at fault; `None` for sessions handed in as values.
+    pub file: Option<PathBuf>,
+    /// The 1-based line the session starts on in `file` (1 for a `.json`
+    /// file), when it is one session's error.
+    pub line: Option<usize>,
+    /// The 0-based position of the session among those handed in as values.
+    pub index: Option<usize>,
+    /// What went wrong.
+    pub kind: SessionErrorKind,
+}
+
+impl SessionError {
+    /// An error at a session of a file.
+    pub(crate) fn in_file(file: &Path, line: Option<usize>, kind: SessionErrorKind) -> Self {
+        SessionError {
+            file: Some(file.to_owned()),
+            line,
+            index: None,
+            kind,
+        }
+    }
+
+    /// An error at a session handed in as a value.
+    pub(crate) fn at_index(index: usize, kind: SessionErrorKind) -> Self {
+        SessionError {
+            file: None,
+            line: None,
+            index: Some(index),
+            kind,
+        }
+    }
+
+    /// Where the session is: `FILE:LINE`, `FILE`, or `sessions[INDEX]`.
+    fn at(&self) -> String {
+        match (&self.file, self.line, self.index) {
+            (Some(f), Some(l), _) => format!("{}:{l}", f.display()),
+            (Some(f), None, _) => f.display().to_string(),
+            (None, _, Some(i)) => format!("sessions[{i}]"),
+            (None, _, None) => "a session".to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            SessionErrorKind::Read(e) => match &self.file {
+                Some(p) => write!(f, "cannot read {}: {e}", p.display()),
+                None => write!(f, "cannot read {}: {e}", self.at()),
+            },
+            // The scoring crate's message already names file, line and column.
+            SessionErrorKind::Invalid(e) if self.file.is_some() => write!(f, "{e}"),
+            SessionErrorKind::Invalid(e) => write!(f, "{}: {e}", self.at()),
+            SessionErrorKind::NoSpec => write!(
+                f,
+                "{}: the session has no `spec_id` (tact run groups sessions by spec)",
+                self.at()
+            ),
+            SessionErrorKind::Stage(e) => write!(f, "{}: {e}", self.at()),
+            SessionErrorKind::NotStored(e) => write!(f, "{}: not stored: {e}", self.at()),
+        }
+    }
+}
+
+impl std::error::Error for SessionError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            SessionErrorKind::Read(e) => Some(e),
+            SessionErrorKind::Invalid(e) => Some(e),
+            SessionErrorKind::Stage(e) => Some(e),
+            SessionErrorKind::NotStored(e) => Some(e),
+            SessionErrorKind::NoSpec => None,
+        }
+    }
+}
+
+/// Questions per effort level.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct EffortCounts {
+    /// Low-effort questions.
+    pub low: usize,
+    /// Medium-effort questions.
+    pub medium: usize,
+    /// High-effort questions.
+    pub high: usize,
+}
+
+impl EffortCounts {
+    /// The counts of a session's questions.
+    pub fn of(score: &SessionScore) -> Self {
+        let n = |l| score.questions.iter().filter(|q| q.effort == l).count();
+        EffortCounts {
+            low: n(EffortLevel::Low),
+            medium: n(EffortLevel::Medium),
+            high: n(EffortLevel::High),
+        }
+    }
+}
+
+impl fmt::Display for EffortCounts {
+    /// `low/medium/high`, as `tact run` prints them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}/{}", self.low, self.medium, self.high)
+    }
+}
+
+/// Violated preferences with their counts, in order of first violation.
+pub(crate) fn violation_counts(score: &SessionScore) -> Vec<(Preference, usize)> {
+    let mut counts: Vec<(Preference, usize)> = Vec::new();
+    for v in &score.violations {
+        match counts.iter_mut().find(|(p, _)| *p == v.preference) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((v.preference, 1)),
+        }
+    }
+    counts
+}
+
+/// One stored session of a group: its score and what the ranking shows
+/// beside it.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Member {
+    /// The agent.
+    pub agent: String,
+    /// The run id it was stored under (its own, or a digest of its content).
+    pub run_id: String,
+    /// The file it came from (`None` for sessions handed in as values).
+    pub file: Option<PathBuf>,
+    /// The 1-based line it starts on in `file`.
+    pub line: Option<usize>,
+    /// Its score: rewards, questions, violations and the rules behind them.
+    pub score: SessionScore,
+    /// Its questions per effort level.
+    pub questions: EffortCounts,
+    /// Its violated preferences with their counts, in order of first violation.
+    pub violations: Vec<(Preference, usize)>,
+    /// The guidance classifiers that fired on its replay, in order of first fire.
+    pub guidance: Vec<String>,
+}
+
+/// The stored sessions of one spec and stage, and their ranking.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Group {
+    /// The spec.
+    pub spec: String,
+    /// The stage (`None`: sessions with no stage, ranked with the default weights).
+    pub stage: Option<String>,
+    /// The sessions, in the order they were read.
+    pub members: Vec<Member>,
+    /// The weighted (or legacy) consensus, or why the group could not be ranked.
+    pub ranking: Result<Decision, tact_consensus::Error>,
+}
+
+impl Group {
+    /// The first member of this agent.
+    pub fn member(&self, agent: &str) -> Option<&Member> {
+        self.members.iter().find(|m| m.agent == agent)
+    }
+}
+
+/// What a run of the job did. Its `Display` is what `tact run` prints on
+/// stdout: each group's ranking, then a summary line.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Report {
+    /// The database the sessions went to (`:memory:` for an in-memory store).
+    pub db: PathBuf,
+    /// The stage filter of the job.
+    pub stage: Option<String>,
+    /// Session files found; `None` for sessions handed in as values.
+    pub files: Option<usize>,
+    /// Sessions read, good or bad.
+    pub read: usize,
+    /// The run ids stored, in order (one per session stored).
+    pub run_ids: Vec<String>,
+    /// Sessions of other stages than the filter, left out.
+    pub other_stages: usize,
+    /// Sessions, files and folders skipped, in the order met; never printed.
+    pub errors: Vec<SessionError>,
+    /// One group per (spec, stage), sorted by spec then stage.
+    pub groups: Vec<Group>,
+}
+
+impl Report {
+    /// Sessions stored.
+    pub fn stored(&self) -> usize {
+        self.run_ids.len()
+    }
+
+    /// Sessions (or files, or folders) skipped.
+    pub fn skipped(&self) -> usize {
+        self.errors.len()
+    }
+
+    /// Groups that could not be ranked.
+    pub fn unranked(&self) -> usize {
+        self.groups.iter().filter(|g| g.ranking.is_err()).count()
+    }
+
+    /// Whether nothing was skipped and every group was ranked (`tact run`
+    /// exits with 1 otherwise).
+    pub fn is_clean(&self) -> bool {
+        self.skipped() == 0 && self.unranked() == 0
+    }
+}

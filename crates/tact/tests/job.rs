@@ -1,0 +1,256 @@
+//! The integration tests of the facade's main job: the demo sessions
+//! ranked into a temporary database, with the report's text equal to the
+//! `tact run` snapshot; bad sessions, files and folders returned with file
+//! and line while the others are stored; nothing printed (checked in a
+//! child process of this test binary); fatal errors before anything is
+//! written.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use tact::consensus::Decision;
+use tact::job::{Job, Progress, SessionErrorKind};
+use tact::store::Store;
+
+fn repo(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+}
+
+/// A fresh, empty scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tact-facade-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A folder of sessions: two good ones, a `.jsonl` file with a good and a
+/// malformed line, a `.json` file with an unknown field, a session with no
+/// spec, and a file that is not a session file.
+fn mixed_sessions(dir: &Path) -> PathBuf {
+    let input = dir.join("sessions");
+    std::fs::create_dir_all(input.join("nested")).unwrap();
+    for agent in ["agent_a", "agent_b"] {
+        std::fs::copy(
+            repo(&format!("fixtures/sessions/spec_example/{agent}.json")),
+            input.join(format!("{agent}.json")),
+        )
+        .unwrap();
+    }
+    let good =
+        r#"{"spec_id": "SPEC-X", "agent": "zed", "outcome": {"kind": "build", "success": true}}"#;
+    std::fs::write(
+        input.join("nested/more.jsonl"),
+        format!("{good}\n\n{{\"spec_id\": \"SPEC-X\", \"agent\": \"yan\",, }}\n// a comment\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("nested/broken.json"),
+        "{\n  \"spec_id\": \"SPEC-X\",\n  \"agent\": \"xia\", \"turnz\": []\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        input.join("nested/nospec.jsonl"),
+        r#"{"agent": "wu", "outcome": {"kind": "build", "success": true}}"#,
+    )
+    .unwrap();
+    std::fs::write(input.join("tact.toml"), "not a session").unwrap();
+    input
+}
+
+#[test]
+fn the_demo_sessions_rank_as_tact_run_prints_them() {
+    let dir = scratch("demo");
+    let db = dir.join("runs/tact.db");
+    let mut job = Job::builder().db(&db).build().unwrap();
+    assert!(job.store().is_none(), "the database opens on the first run");
+    let mut seen: Vec<(usize, usize, usize)> = Vec::new();
+    let report = job
+        .run_path(repo("fixtures/sessions"), |p: Progress<'_>| {
+            assert!(p.file.is_some() && p.files == 12);
+            seen.push((p.done, p.total, p.file_number));
+        })
+        .unwrap();
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!(
+        (report.read, report.stored(), report.files),
+        (14, 14, Some(12))
+    );
+    assert!(report.is_clean());
+    assert!(
+        seen.windows(2)
+            .all(|w| w[0].0 <= w[1].0 && w[0].2 <= w[1].2)
+    );
+    assert_eq!(seen.last().map(|s| (s.0, s.1, s.2)), Some((14, 14, 12)));
+
+    // The ranking of each (spec, stage), with what each agent did.
+    let specs: Vec<&str> = report.groups.iter().map(|g| g.spec.as_str()).collect();
+    assert_eq!(
+        specs,
+        [
+            "SPEC-DEMO-CACHE",
+            "SPEC-DEMO-EXPORT",
+            "SPEC-DEMO-MIGRATE",
+            "SPEC-DEMO-RETRY",
+            "SPEC-PPP-003-example"
+        ]
+    );
+    let cache = &report.groups[0];
+    let Ok(Decision::Weighted { consensus, .. }) = &cache.ranking else {
+        panic!("{:?}", cache.ranking);
+    };
+    assert_eq!(consensus.best_agent, "birch");
+    let cedar = cache.member("cedar").unwrap();
+    assert_eq!(cedar.questions.high, 1);
+    assert!(cedar.guidance.iter().any(|g| g == "doom_loop"));
+    assert_eq!(cedar.file.as_deref().map(Path::exists), Some(true));
+
+    // The report's text is `tact run`'s stdout, pinned by the CLI's snapshot.
+    let snapshot = std::fs::read_to_string(repo(
+        "crates/cli/tests/snapshots/run__run_ranks_the_demo_sessions_per_spec_and_stage.snap",
+    ))
+    .unwrap();
+    let pinned = snapshot.splitn(3, "---\n").nth(2).unwrap();
+    let text = report.to_string().replace(db.to_str().unwrap(), "<DB>");
+    assert_eq!(text.trim_end(), pinned.trim_end());
+
+    // Every session went to the database; a second run replaces them.
+    let again = job.run_path(repo("fixtures/sessions"), |_| {}).unwrap();
+    assert_eq!(again.run_ids, report.run_ids);
+    let store = job.into_store().unwrap();
+    assert_eq!(store.path(), db);
+    assert_eq!(store.trajectory_count().unwrap(), 14);
+}
+
+#[test]
+fn bad_sessions_are_returned_with_file_and_line_and_the_others_stored() {
+    let dir = scratch("mixed");
+    let input = mixed_sessions(&dir);
+    let mut job = Job::builder()
+        .store(Store::open_in_memory().unwrap())
+        .build()
+        .unwrap();
+    let report = job.run_path(&input, |_| {}).unwrap();
+    assert_eq!(
+        (report.read, report.stored(), report.files),
+        (6, 3, Some(5))
+    );
+    assert!(!report.is_clean());
+    let at = |rel: &str| input.join(rel);
+    let errors: Vec<(PathBuf, Option<usize>, &SessionErrorKind)> = report
+        .errors
+        .iter()
+        .map(|e| (e.file.clone().unwrap(), e.line, &e.kind))
+        .collect();
+    assert_eq!(errors.len(), 3, "{:?}", report.errors);
+    assert_eq!(
+        (&errors[0].0, errors[0].1),
+        (&at("nested/broken.json"), Some(1))
+    );
+    assert!(matches!(errors[0].2, SessionErrorKind::Invalid(_)));
+    assert_eq!(
+        (&errors[1].0, errors[1].1),
+        (&at("nested/more.jsonl"), Some(3))
+    );
+    assert!(matches!(errors[1].2, SessionErrorKind::Invalid(_)));
+    assert_eq!(
+        (&errors[2].0, errors[2].1),
+        (&at("nested/nospec.jsonl"), Some(1))
+    );
+    assert!(matches!(errors[2].2, SessionErrorKind::NoSpec));
+    // Each message is the one `tact run` prints, naming file and line.
+    let more = at("nested/more.jsonl").display().to_string();
+    assert_eq!(
+        report.errors[1].to_string(),
+        format!("invalid session {more}:3:38: key must be a string")
+    );
+    assert!(report.errors[2].to_string().starts_with(&format!(
+        "{}:1: the session has no `spec_id`",
+        at("nested/nospec.jsonl").display()
+    )));
+    let store = job.store().unwrap();
+    assert_eq!(store.trajectory_count().unwrap(), 3);
+    assert!(store.load_latest("SPEC-X", "zed").unwrap().is_some());
+}
+
+/// The body of `nothing_is_printed`, run in a child process of this test
+/// binary, where it writes markers around the job on stdout and stderr.
+#[test]
+#[ignore = "run by nothing_is_printed in a child process"]
+fn child_runs_the_job_between_markers() {
+    let Ok(input) = std::env::var("TACT_FACADE_CHILD_INPUT") else {
+        return;
+    };
+    let db = PathBuf::from(std::env::var("TACT_FACADE_CHILD_DB").unwrap());
+    println!("\n<<<job");
+    eprintln!("\n<<<job");
+    let mut job = Job::builder().db(&db).stage("implement").build().unwrap();
+    let report = job.run_path(&input, |_| {}).unwrap();
+    let values = job.run_sessions(Vec::new(), |_| {}).unwrap();
+    let missing = job.run_path(Path::new(&input).join("missing"), |_| {});
+    println!("job>>>");
+    eprintln!("job>>>");
+    assert_eq!(report.errors.len(), 3);
+    assert_eq!(values.read, 0);
+    assert!(missing.is_err());
+}
+
+/// The text between the markers of each job run in `stream`.
+fn between_markers(stream: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(stream);
+    text.split("<<<job\n")
+        .skip(1)
+        .map(|rest| rest.split("job>>>").next().unwrap_or(rest).to_owned())
+        .collect()
+}
+
+#[test]
+fn nothing_is_printed() {
+    let dir = scratch("silent");
+    let input = mixed_sessions(&dir);
+    let o = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "child_runs_the_job_between_markers",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("TACT_FACADE_CHILD_INPUT", &input)
+        .env("TACT_FACADE_CHILD_DB", dir.join("tact.db"))
+        .env("RUST_LOG", "trace")
+        .env("TACT_LOG", "trace")
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for stream in [&o.stdout, &o.stderr] {
+        assert_eq!(
+            between_markers(stream),
+            [""],
+            "{}",
+            String::from_utf8_lossy(stream)
+        );
+    }
+}
+
+#[test]
+fn fatal_problems_come_before_anything_is_written() {
+    let dir = scratch("fatal");
+    let db = dir.join("never/tact.db");
+    let mut job = Job::builder().db(&db).build().unwrap();
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let e = job.run_path(&empty, |_| {}).unwrap_err();
+    assert!(matches!(e, tact::Error::NoSessionFiles { .. }), "{e}");
+    let e = job.run_path(dir.join("missing"), |_| {}).unwrap_err();
+    assert!(matches!(e, tact::Error::Read { .. }), "{e}");
+    assert!(!db.exists() && !dir.join("never").exists());
+}
