@@ -66,6 +66,7 @@ pub mod render;
 
 pub use error::Error;
 pub use job::{Job, Report};
+pub use tact_classifiers::{TextClassifier, TextDecision};
 
 /// `Result` with this crate's [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
