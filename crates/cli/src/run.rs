@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Deserialize;
-use tact_classifiers::guidance::Guide;
 use tact_consensus::{Consensus, Decision, Normalization, PppConfig, Weights};
+use tact_guidance::Guide;
 use tact_scoring::{
     LocatedSession, Scorer, Session, SessionFormat, SessionScore, UserPreferences, read_sessions,
 };
