@@ -14,8 +14,8 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 use serde::ser::SerializeMap;
-use tact_classifiers::guidance::{CLASSIFIER_NAMES, default_classifiers, verdicts};
 use tact_core::dataset::read_jsonl;
+use tact_guidance::{CLASSIFIER_NAMES, default_classifiers, verdicts};
 use tact_types::trajectory::{GuidanceExample, Trajectory};
 
 use crate::metrics::{Latency, latency};

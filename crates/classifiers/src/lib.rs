@@ -1,7 +1,7 @@
-//! tact's classifiers, each with reasons: question effort (low / medium /
-//! high), query granularity (fine-grained / holistic) with the scoring
-//! method per recursion level, query routing under the ADR-0008 routing
-//! contract, and guidance classifiers over agent trajectories.
+//! tact's text classifiers, each with reasons: question effort (low /
+//! medium / high), query granularity (fine-grained / holistic) with the
+//! scoring method per recursion level, and query routing under the ADR-0008
+//! routing contract. Guidance over agent trajectories is `tact-guidance`.
 //!
 //! ```
 //! use tact_classifiers::effort::{EffortClassifier, Strategy};
@@ -43,7 +43,6 @@ mod detail;
 pub mod effort;
 mod error;
 pub mod granularity;
-pub mod guidance;
 pub mod learned;
 mod opening;
 pub mod route;

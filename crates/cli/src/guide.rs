@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, anyhow, bail};
 use serde::Serialize;
 use serde_json::Value;
-use tact_classifiers::guidance::{Guide, Nudge, default_classifiers, verdicts};
 use tact_core::dataset::parse_jsonl;
-use tact_core::trajectory::TrajectoryAnalysis;
+use tact_guidance::{
+    DetectedPattern, Guide, Nudge, TrajectoryAnalysis, default_classifiers, verdicts,
+};
 use tact_types::trajectory::{Event, Mode, PendingCall, Trajectory};
 
 /// Arguments of `tact guide`.
@@ -169,7 +170,7 @@ pub struct GuideReport {
     /// Every classifier's verdict (a failed classifier is `false`).
     pub verdicts: BTreeMap<String, bool>,
     /// Patterns the analysis detected, with evidence.
-    pub patterns: Vec<tact_core::trajectory::DetectedPattern>,
+    pub patterns: Vec<DetectedPattern>,
     /// `expect` entries the verdicts contradict (`name: expected`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub expect_mismatches: Vec<String>,

@@ -1,5 +1,22 @@
-//! Text engine of tact: normalization, sentence and question extraction,
-//! and weighted cue sets compiled once (aho-corasick + multi-pattern regex sets).
+//! What tact's text tasks share, and nothing task-specific: the text
+//! engine, the learned models and the dataset line rules.
+//!
+//! - [`text`]: [`normalize`], [`words`] and [`reader_words`] (with their
+//!   counts), [`split_sentences`], [`extract_questions`] and
+//!   [`text::is_question`], total over any `&str` and linear in its length.
+//! - [`cues`]: [`CueSet`], weighted cues compiled once: literals in one
+//!   aho-corasick automaton, regexes in multi-pattern sets (no look-around).
+//! - [`WordSet`]: a fixed word set with one hash per lookup.
+//! - [`learn`]: the hashed features, the [`learn::LinearModel`] format and
+//!   its deterministic [`learn::Trainer`], behind the classifiers' learned
+//!   tier and `cargo xtask train`.
+//! - [`dataset`]: [`dataset::parse_jsonl`] and [`dataset::read_jsonl`], the
+//!   line rules of every labelled dataset (the only file reading here).
+//! - [`Error`] and [`Result`].
+//!
+//! It knows no classifier, no session and no trajectory: the classifiers
+//! are `tact-classifiers`, guidance over agent trajectories is
+//! `tact-guidance`, credential detection is `tact-secrets`.
 //!
 //! ```
 //! use tact_core::{Cue, CueSet, extract_questions, normalize};
@@ -27,10 +44,8 @@
 pub mod cues;
 pub mod dataset;
 mod error;
-pub mod guidance;
 pub mod learn;
 pub mod text;
-pub mod trajectory;
 mod wordset;
 
 pub use cues::{Cue, CueHit, CueSet, CueSetBuilder};

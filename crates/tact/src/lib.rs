@@ -44,6 +44,8 @@
 //! - [`effort`], [`granularity`], [`route`]: the text classifiers;
 //!   [`learned`]: their learned tier and models.
 //! - [`guidance`]: the guidance classifiers over agent trajectories.
+//! - [`secrets`]: the credential scanner every stored or shown text
+//!   passes through.
 //! - [`scoring`]: PPP interaction scoring of a session.
 //! - [`consensus`]: ranking several agents' sessions.
 //! - [`store`]: the SQLite trajectory database.
@@ -94,7 +96,10 @@ pub use tact_classifiers::route;
 pub use tact_classifiers::learned;
 
 #[doc(inline)]
-pub use tact_classifiers::guidance;
+pub use tact_guidance as guidance;
+
+#[doc(inline)]
+pub use tact_secrets as secrets;
 
 #[doc(inline)]
 pub use tact_scoring as scoring;

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
-use tact_classifiers::guidance::sensitive::CredentialScanner;
+use tact_secrets::CredentialScanner;
 use tact_types::{EffortLevel, Label};
 
 use crate::Error;

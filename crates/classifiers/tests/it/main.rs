@@ -4,6 +4,5 @@
 mod common;
 mod effort;
 mod granularity;
-mod guidance;
 mod learned;
 mod route;

@@ -2,9 +2,8 @@
 //! independent reads issued one per step instead of in parallel.
 
 use serde_json::json;
-use tact_core::guidance::{
-    ClassificationResult, ClassifyError, GuidanceClassifier, GuidanceContext,
-};
+
+use crate::framework::{ClassificationResult, ClassifyError, GuidanceClassifier, GuidanceContext};
 
 /// Fires after many calls in the window: a maybe (0.6) from
 /// `threshold * warning_ratio` (40) calls, a yes (1.0) from `threshold`

@@ -262,7 +262,7 @@ struct PatternState {
 /// restarts after each `user` event; nudges do not restart it.
 ///
 /// ```
-/// use tact_core::trajectory::TrajectoryAnalysis;
+/// use tact_guidance::TrajectoryAnalysis;
 /// use tact_types::{Event, Mode, ToolCall};
 ///
 /// let mut a = TrajectoryAnalysis::new(Mode::Headless);

@@ -8,18 +8,18 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use serde::Serialize;
 use serde_json::Value;
-use tact_core::guidance::{
-    ClassificationResult, ClassifierConfig, CooldownTracker, GuidanceClassifier, GuidanceContext,
-    classify_guarded,
-};
-use tact_core::trajectory::TrajectoryAnalysis;
 use tact_types::trajectory::{Event, Mode, PendingCall};
 
-use super::{
+use crate::classifiers::{
     ContextWindowLoopClassifier, DoomLoopClassifier, EmptyResponseClassifier,
     ErrorStreakClassifier, HighToolCountClassifier, LargeOutputClassifier, MonologueClassifier,
     ProgressStallClassifier, SensitiveContentClassifier, SequentialWhenParallelClassifier,
 };
+use crate::framework::{
+    ClassificationResult, ClassifierConfig, CooldownTracker, GuidanceClassifier, GuidanceContext,
+    classify_guarded,
+};
+use crate::trajectory::TrajectoryAnalysis;
 
 /// Turns a firing classifier's result into guidance text for the agent.
 pub trait GuidanceProvider: Send + Sync {
@@ -349,7 +349,7 @@ struct Slot {
 /// classifiers and providers are skipped (fail-open).
 ///
 /// ```
-/// use tact_classifiers::guidance::Guide;
+/// use tact_guidance::Guide;
 /// use tact_types::{Event, Mode, ToolCall};
 ///
 /// let mut guide = Guide::new(Mode::Headless);

@@ -1,14 +1,12 @@
-//! Guidance classifiers over agent trajectories: the twelve classifiers of
-//! the labelling guide's `guidance` task with their defaults, credential
-//! detection for pending calls, and guidance providers that turn a firing
-//! classifier into a short nudge (see [`Guide`]).
-//!
-//! The traits, composites, fail-open runner and cooldowns are in
-//! [`tact_core::guidance`]; the incremental analysis is
-//! [`tact_core::trajectory::TrajectoryAnalysis`].
+//! The twelve classifiers of the labelling guide's `guidance` task with
+//! their defaults (`patterns.rs`: doom loops, error streaks, stalls,
+//! monologues, empty responses, context-window loops, `stuck`;
+//! `heuristics.rs`: tool counts and repetition; `content.rs`: large outputs
+//! and credentials in pending calls), the catalogue by name, and the
+//! verdicts of a set of classifiers over a whole trajectory.
 //!
 //! ```
-//! use tact_classifiers::guidance::{default_classifiers, verdicts};
+//! use tact_guidance::{default_classifiers, verdicts};
 //! use tact_types::{Event, Mode, ToolCall, Trajectory};
 //!
 //! let read = Event::tool(ToolCall::new("read_file").params(serde_json::json!({"path": "src/lib.rs"})).output("mod a;"));
@@ -25,8 +23,6 @@
 mod content;
 mod heuristics;
 mod patterns;
-mod providers;
-pub mod sensitive;
 
 pub use content::{LargeOutputClassifier, SensitiveContentClassifier};
 pub use heuristics::{
@@ -36,15 +32,12 @@ pub use patterns::{
     ContextWindowLoopClassifier, DoomLoopClassifier, EmptyResponseClassifier,
     ErrorStreakClassifier, MonologueClassifier, ProgressStallClassifier, StuckClassifier,
 };
-pub use providers::{
-    DiagnosticSignalProvider, DoomLoopBreaker, GuidanceProvider, GuidanceProviderConfig, Guide,
-    MessageNudge, Nudge, ParallelToolReminder, default_providers,
-};
-use tact_core::guidance::{
+use tact_types::trajectory::Trajectory;
+
+use crate::framework::{
     ClassificationResult, DEFAULT_MIN_CONFIDENCE, GuidanceClassifier, GuidanceContext, classify_all,
 };
-use tact_core::trajectory::TrajectoryAnalysis;
-use tact_types::trajectory::Trajectory;
+use crate::trajectory::TrajectoryAnalysis;
 
 /// The classifier names of the labelling guide, in table order.
 pub const CLASSIFIER_NAMES: [&str; 12] = [

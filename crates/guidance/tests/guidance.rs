@@ -8,19 +8,39 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use tact_classifiers::guidance::{CLASSIFIER_NAMES, Guide, default_classifiers, verdicts};
-use tact_core::dataset::read_jsonl;
-use tact_core::guidance::{
-    ClassificationResult, ClassifyError, GuidanceClassifier, GuidanceContext, run_classifiers,
+use tact_guidance::{
+    CLASSIFIER_NAMES, ClassificationResult, ClassifyError, GuidanceClassifier, GuidanceContext,
+    Guide, TrajectoryAnalysis, default_classifiers, run_classifiers, verdicts,
 };
-use tact_core::trajectory::TrajectoryAnalysis;
 use tact_types::trajectory::{
     Event, GuidanceExample, Mode, PendingCall, ProgressKind, ToolCall, Trajectory,
 };
+
+/// A fixture case with its 1-based line number.
+struct Line {
+    line: usize,
+    record: GuidanceExample,
+}
+
+/// The cases of a `guidance` JSONL file under the dataset line rules
+/// (blank and `//` lines skipped); a bad line fails with file and line.
+fn read_cases(path: &Path) -> Vec<Line> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .filter(|(_, raw)| !raw.trim().is_empty() && !raw.trim().starts_with("//"))
+        .map(|(i, raw)| Line {
+            line: i + 1,
+            record: serde_json::from_str(raw.trim())
+                .unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), i + 1)),
+        })
+        .collect()
+}
 
 fn fixture_files() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/guidance");
@@ -41,7 +61,7 @@ fn every_fixture_verdict_matches() {
     let mut wrong = Vec::new();
     let mut per: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for file in fixture_files() {
-        for line in read_jsonl::<GuidanceExample>(&file).unwrap() {
+        for line in read_cases(&file) {
             cases += 1;
             let r = &line.record;
             for name in r.expect.keys() {
@@ -104,7 +124,7 @@ fn every_fixture_verdict_matches() {
 fn incremental_guide_agrees_with_batch_verdicts_on_fixtures() {
     // Feeding a Guide event by event ends in the same analysis as a batch run.
     for file in fixture_files() {
-        for line in read_jsonl::<GuidanceExample>(&file).unwrap() {
+        for line in read_cases(&file) {
             let t = line.record.trajectory();
             let mut guide = Guide::new(t.mode);
             for e in &t.events {
@@ -123,7 +143,7 @@ fn incremental_guide_agrees_with_batch_verdicts_on_fixtures() {
 #[test]
 fn sensitive_reasons_never_repeat_the_secret() {
     for file in fixture_files() {
-        for line in read_jsonl::<GuidanceExample>(&file).unwrap() {
+        for line in read_cases(&file) {
             let t = line.record.trajectory();
             let mut strings = Vec::new();
             for p in &t.pending {
@@ -303,7 +323,7 @@ fn naive(t: &Trajectory) -> BTreeMap<&'static str, bool> {
 fn naive_reference_agrees_with_fixtures() {
     // Guards the reference itself before it is used as an oracle below.
     for file in fixture_files() {
-        for line in read_jsonl::<GuidanceExample>(&file).unwrap() {
+        for line in read_cases(&file) {
             let r = &line.record;
             if !r.pending.is_empty() {
                 continue;

@@ -7,9 +7,7 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use serde_json::json;
-use tact_classifiers::guidance::default_classifiers;
-use tact_core::guidance::{GuidanceContext, classify_all};
-use tact_core::trajectory::TrajectoryAnalysis;
+use tact_guidance::{GuidanceContext, TrajectoryAnalysis, classify_all, default_classifiers};
 use tact_types::trajectory::{Event, Mode, PendingCall, ProgressKind, ToolCall};
 
 /// A realistic coding-agent event `i`: reads, searches, edits, test runs

@@ -1,13 +1,11 @@
 //! Content-based guidance classifiers: a large last output, and pending
-//! calls that carry credentials (detected by [`super::sensitive`]).
+//! calls that carry credentials (detected by [`tact_secrets`]).
 
 use serde_json::json;
-use tact_core::guidance::{
-    ClassificationResult, ClassifyError, GuidanceClassifier, GuidanceContext,
-};
+use tact_secrets::CredentialScanner;
 
-use super::sensitive::CredentialScanner;
-use crate::Error;
+use crate::Result;
+use crate::framework::{ClassificationResult, ClassifyError, GuidanceClassifier, GuidanceContext};
 
 /// Fires when the last call's output is longer than `size_threshold`
 /// (10,000) characters (Unicode scalar values; non-string outputs as
@@ -60,9 +58,7 @@ impl GuidanceClassifier for LargeOutputClassifier {
 /// and the kind of credential, never the value.
 ///
 /// ```
-/// use tact_classifiers::guidance::SensitiveContentClassifier;
-/// use tact_core::guidance::{GuidanceClassifier, GuidanceContext};
-/// use tact_core::trajectory::TrajectoryAnalysis;
+/// use tact_guidance::{GuidanceClassifier, GuidanceContext, SensitiveContentClassifier, TrajectoryAnalysis};
 /// use tact_types::{Mode, PendingCall};
 ///
 /// let analysis = TrajectoryAnalysis::new(Mode::Headless);
@@ -81,8 +77,9 @@ pub struct SensitiveContentClassifier {
 impl SensitiveContentClassifier {
     /// The default classifier plus extra value shapes (`(name, regex)`,
     /// `regex` crate syntax) and extra credential key words (matched as
-    /// whole words of a key, separators and case ignored).
-    pub fn with_extra(shapes: &[(&str, &str)], key_words: &[&str]) -> Result<Self, Error> {
+    /// whole words of a key, separators and case ignored). Fails when a
+    /// shape does not compile.
+    pub fn with_extra(shapes: &[(&str, &str)], key_words: &[&str]) -> Result<Self> {
         Ok(Self {
             scanner: CredentialScanner::with_extra(shapes, key_words)?,
         })

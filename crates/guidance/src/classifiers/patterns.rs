@@ -3,11 +3,12 @@
 //! loop), and `stuck`, which fires when any stuck detector does.
 
 use serde_json::json;
-use tact_core::guidance::{
+
+use crate::framework::{
     ClassificationResult, ClassifyError, DEFAULT_MIN_CONFIDENCE, GuidanceClassifier,
     GuidanceContext, classify_guarded,
 };
-use tact_core::trajectory::PatternKind;
+use crate::trajectory::PatternKind;
 
 /// `min(1, value / (2 * threshold))`: 0.5 exactly at the threshold.
 pub(crate) fn ramp(value: usize, threshold: usize) -> f32 {

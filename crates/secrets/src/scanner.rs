@@ -1,14 +1,14 @@
-//! Credential detection in tool params: keys that name a credential, and
-//! string values (at any depth) shaped like one. Findings carry the kind
-//! and the location only, never the secret itself.
+//! Credential detection in JSON values (tool params): keys that name a
+//! credential, and string values (at any depth) shaped like one; and their
+//! redaction, in JSON values and in free text. Findings carry the kind and
+//! the location only, never the secret itself.
 
 use std::sync::{Arc, LazyLock};
 
 use regex::{Regex, RegexSet};
 use serde_json::Value;
-use tact_core::guidance::ClassifyError;
 
-use crate::Error;
+use crate::{Error, Result};
 
 /// Deepest nesting walked; deeper values are not inspected.
 const MAX_DEPTH: usize = 128;
@@ -199,7 +199,7 @@ struct Shapes {
 }
 
 impl Shapes {
-    fn build(extra: &[(&str, &str)]) -> Result<Self, tact_core::Error> {
+    fn build(extra: &[(&str, &str)]) -> Result<Self> {
         let mut patterns = Vec::new();
         let mut info = Vec::new();
         for (id, label, pat, check) in SHAPES {
@@ -210,7 +210,7 @@ impl Shapes {
             patterns.push((*pat).to_owned());
             info.push(((*name).to_owned(), format!("`{name}`"), Check::Always));
         }
-        let compile_err = |pattern: &str, e: regex::Error| tact_core::Error::Pattern {
+        let compile_err = |pattern: &str, e: regex::Error| Error::Pattern {
             pattern: pattern.to_owned(),
             message: e.to_string(),
         };
@@ -276,9 +276,10 @@ impl Default for CredentialScanner {
 }
 
 impl CredentialScanner {
-    /// The built-in shapes and key words plus `shapes` (`(name, regex)`)
-    /// and `key_words` (whole key words, any case).
-    pub fn with_extra(shapes: &[(&str, &str)], key_words: &[&str]) -> Result<Self, Error> {
+    /// The built-in shapes and key words plus `shapes` (`(name, regex)`,
+    /// `regex` crate syntax) and `key_words` (whole key words, any case).
+    /// Fails with [`Error::Pattern`] when a shape does not compile.
+    pub fn with_extra(shapes: &[(&str, &str)], key_words: &[&str]) -> Result<Self> {
         Ok(Self {
             shapes: Some(Arc::new(Shapes::build(shapes)?)),
             extra_words: key_words
@@ -290,9 +291,9 @@ impl CredentialScanner {
 
     /// The first credential in `params`, depth first in document order.
     /// Fails only if the built-in patterns could not be compiled.
-    pub fn scan(&self, params: &Value) -> Result<Option<Finding>, ClassifyError> {
+    pub fn scan(&self, params: &Value) -> Result<Option<Finding>> {
         let Some(shapes) = &self.shapes else {
-            return Err("credential patterns unavailable".into());
+            return Err(Error::Unavailable);
         };
         let mut path = String::from("params");
         Ok(self.walk(shapes, params, &mut path, 0))
@@ -351,9 +352,9 @@ impl CredentialScanner {
     /// credential (the whole string), keys that look like secrets, and
     /// anything nested deeper than the scanner looks (it cannot vouch for
     /// it). Fails only if the built-in patterns could not be compiled.
-    pub fn redact(&self, value: &Value) -> Result<Value, ClassifyError> {
+    pub fn redact(&self, value: &Value) -> Result<Value> {
         let Some(shapes) = &self.shapes else {
-            return Err("credential patterns unavailable".into());
+            return Err(Error::Unavailable);
         };
         Ok(self.redact_walk(shapes, value, 0))
     }
@@ -361,12 +362,9 @@ impl CredentialScanner {
     /// `text` with every credential-shaped span replaced by `[REDACTED]`,
     /// for free text such as prompts and responses. Fails only if the
     /// built-in patterns could not be compiled.
-    pub fn redact_text<'t>(
-        &self,
-        text: &'t str,
-    ) -> Result<std::borrow::Cow<'t, str>, ClassifyError> {
+    pub fn redact_text<'t>(&self, text: &'t str) -> Result<std::borrow::Cow<'t, str>> {
         let Some(shapes) = &self.shapes else {
-            return Err("credential patterns unavailable".into());
+            return Err(Error::Unavailable);
         };
         if !shapes.set.is_match(text) {
             return Ok(std::borrow::Cow::Borrowed(text));

@@ -5,11 +5,12 @@
 //! [`CooldownTracker`], [`benchmark_classifier`], and the [`LlmClassifier`]
 //! slot for model-backed classifiers with a strict timeout.
 //!
-//! The concrete classifiers live in `tact-classifiers`.
+//! The concrete classifiers are in `classifiers/`; what they read is the
+//! [`TrajectoryAnalysis`](crate::TrajectoryAnalysis).
 //!
 //! ```
-//! use tact_core::guidance::{ClassificationResult, ClassifyError, GuidanceClassifier, GuidanceContext, run_classifiers};
-//! use tact_core::trajectory::TrajectoryAnalysis;
+//! use tact_guidance::{ClassificationResult, ClassifyError, GuidanceClassifier, GuidanceContext, run_classifiers};
+//! use tact_guidance::TrajectoryAnalysis;
 //! use tact_types::{Event, Mode};
 //!
 //! struct Chatty;

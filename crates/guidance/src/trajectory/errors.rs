@@ -19,7 +19,7 @@ pub const ERROR_PREFIX_BYTES: usize = 400;
 /// `max_chars` characters.
 ///
 /// ```
-/// use tact_core::trajectory::normalize_error;
+/// use tact_guidance::trajectory::normalize_error;
 ///
 /// let a = normalize_error("error at /home/ci/src/main.rs:42:7 (2024-05-01T10:00:00Z)", 200);
 /// let b = normalize_error("error at C:\\work\\src\\main.rs:7:1 (2024-06-11T08:30:12Z)", 200);

@@ -1,0 +1,43 @@
+//! Credential detection and redaction for tact: keys that name a
+//! credential (`password`, `api_key`, `accessToken`...) and values shaped
+//! like one (cloud access key ids, PEM private key blocks, bearer tokens,
+//! JWTs, vendor tokens, URLs with a password, credential assignments), in
+//! JSON values at any depth and in free text. A finding names the kind and
+//! the location of a credential, never its value.
+//!
+//! ```
+//! use serde_json::json;
+//! use tact_secrets::{CredentialScanner, REDACTED};
+//!
+//! let scanner = CredentialScanner::default();
+//! let params = json!({"host": "db", "headers": {"Authorization": "Bearer 9f8e7d6c5b4a3928"}});
+//! let found = scanner.scan(&params)?.expect("a credential");
+//! assert_eq!((found.kind.as_str(), found.path.as_str()), ("key_name", "params.headers.Authorization"));
+//!
+//! let redacted = scanner.redact(&params)?;
+//! assert_eq!(redacted["headers"]["Authorization"], REDACTED);
+//! assert_eq!(redacted["host"], "db");
+//!
+//! let text = scanner.redact_text("connect with postgres://app:pw1234@db:5432/x")?;
+//! assert!(!text.contains("pw1234"));
+//! # Ok::<(), tact_secrets::Error>(())
+//! ```
+//!
+//! The built-in patterns are compiled once per process into one
+//! [`regex::RegexSet`] (plus one `Regex` per shape, run only on the shapes
+//! the set matched), in the `regex` syntax: no look-around, linear time.
+//! Key names are checked without regex.
+//!
+//! # Features
+//!
+//! This crate has no optional features; everything is always compiled.
+#![deny(missing_docs)]
+
+mod error;
+mod scanner;
+
+pub use error::Error;
+pub use scanner::{CredentialKind, CredentialScanner, Finding, REDACTED};
+
+/// `Result` with this crate's [`Error`] as the default error type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
