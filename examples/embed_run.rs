@@ -66,6 +66,11 @@ fn run(sessions: &Path, db: &Path) -> tact::Result<bool> {
                     consensus.status.as_str()
                 );
             }
+            Ok(other) => println!(
+                "{} / {stage}:\n{}",
+                group.spec,
+                tact::render::decision(other)
+            ),
             Err(e) => println!("{} / {stage}: no ranking: {e}", group.spec),
         }
     }

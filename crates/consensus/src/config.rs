@@ -146,6 +146,7 @@ pub struct StageWeights {
 /// turns it into checked settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
+#[non_exhaustive]
 pub struct PppConfig {
     /// Weighted consensus on (default) or the legacy binary one.
     pub enabled: bool,
@@ -191,6 +192,7 @@ struct Document {
 
 /// Checked settings, ready to rank agents.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Settings {
     /// Weighted consensus on, or the legacy one.
     pub enabled: bool,

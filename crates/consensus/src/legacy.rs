@@ -42,6 +42,7 @@ pub struct Vote {
 
 /// The result of a legacy consensus.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct LegacyConsensus {
     /// `ok`, `degraded` or `conflict`.
     pub status: LegacyStatus,

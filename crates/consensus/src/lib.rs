@@ -65,6 +65,7 @@ pub use weighted::{AgentScore, Candidate, Confidence, WeightedConsensus, weighte
 /// What a consensus over sessions decided.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "mode", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Decision {
     /// `[ppp] enabled = true`: agents ranked by weighted score.
     Weighted {

@@ -20,6 +20,7 @@ pub struct Candidate {
 
 /// One agent's scores.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct AgentScore {
     /// The agent.
     pub agent: String,
@@ -38,6 +39,7 @@ pub struct AgentScore {
 
 /// How sure the choice is.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Confidence {
     /// The winner's final score.
     pub score: f64,
@@ -47,6 +49,7 @@ pub struct Confidence {
 
 /// The result of a weighted consensus.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct WeightedConsensus {
     /// The agent chosen.
     pub best_agent: String,

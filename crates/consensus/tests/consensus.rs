@@ -37,7 +37,7 @@ fn close(a: f64, b: f64) {
 fn weighted(d: Decision) -> tact_consensus::WeightedConsensus {
     match d {
         Decision::Weighted { consensus, .. } => consensus,
-        Decision::Legacy { .. } => panic!("expected a weighted decision"),
+        _ => panic!("expected a weighted decision"),
     }
 }
 
@@ -295,14 +295,12 @@ proptest! {
         stage in proptest::option::of("(plan|audit|nowhere)"),
         technical in proptest::collection::vec(any_f64(), 0..4),
     ) {
-        let cfg = PppConfig {
-            enabled,
-            technical_weight: t,
-            interaction_weight: i,
-            normalize: "linear".into(),
-            interaction_floor: floor,
-            ..PppConfig::default()
-        };
+        let mut cfg = PppConfig::default();
+        cfg.enabled = enabled;
+        cfg.technical_weight = t;
+        cfg.interaction_weight = i;
+        cfg.normalize = "linear".into();
+        cfg.interaction_floor = floor;
         let Ok(c) = Consensus::new(&cfg) else { return Ok(()); };
         let sessions: Vec<Session> = technical
             .iter()

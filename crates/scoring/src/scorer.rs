@@ -30,6 +30,7 @@ pub enum Scope {
 
 /// A question of a session, with its turn and effort.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SessionQuestion {
     /// The 0-based turn.
     pub turn: usize,
@@ -50,6 +51,7 @@ pub struct SessionQuestion {
 
 /// A session's score under one profile, with everything behind it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SessionScore {
     /// The agent.
     pub agent: String,

@@ -46,6 +46,7 @@ impl Span {
 
 /// One violation of a user preference.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Violation {
     /// The preference violated.
     pub preference: Preference,

@@ -218,6 +218,8 @@ fn write_decision<W: Write + ?Sized>(
             }
             Ok(())
         }
+        // A kind of decision this renderer does not know yet.
+        _ => writeln!(out, "a consensus decision this version cannot show"),
     }
 }
 

@@ -49,6 +49,7 @@ impl std::str::FromStr for EffortLevel {
 
 /// A question found in an agent message, with its position and effort.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct QuestionEffort {
     /// The question text as written in the message.
     pub text: String,
@@ -58,6 +59,23 @@ pub struct QuestionEffort {
     pub end: usize,
     /// The classified effort with confidence and reasons.
     pub effort: Classification<EffortLevel>,
+}
+
+impl QuestionEffort {
+    /// The question at `start..end` of its message, with its effort.
+    pub fn new(
+        text: impl Into<String>,
+        start: usize,
+        end: usize,
+        effort: Classification<EffortLevel>,
+    ) -> Self {
+        Self {
+            text: text.into(),
+            start,
+            end,
+            effort,
+        }
+    }
 }
 
 #[cfg(test)]

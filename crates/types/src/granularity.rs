@@ -61,6 +61,7 @@ pub struct GranularityEvidence {
 /// ambiguous (too little evidence, or too small a gap between the two
 /// sides). Ambiguous decisions default to the cheaper fine-grained path.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct GranularityDecision {
     /// Label, confidence and reasons.
     #[serde(flatten)]
@@ -73,6 +74,19 @@ pub struct GranularityDecision {
 }
 
 impl GranularityDecision {
+    /// A decision from its classification, ambiguity and evidence.
+    pub fn new(
+        classification: Classification<Granularity>,
+        ambiguous: bool,
+        evidence: GranularityEvidence,
+    ) -> Self {
+        Self {
+            classification,
+            ambiguous,
+            evidence,
+        }
+    }
+
     /// The decided label.
     pub fn label(&self) -> Granularity {
         self.classification.label

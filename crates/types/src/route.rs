@@ -183,6 +183,7 @@ impl std::fmt::Display for RouteRule {
 /// decided it, the model slot (and the model, when configured), whether
 /// retrieval runs, and whether the heuristics found the case ambiguous.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct RouteDecision {
     /// Label, confidence and reasons.
     #[serde(flatten)]
@@ -204,6 +205,22 @@ pub struct RouteDecision {
 }
 
 impl RouteDecision {
+    /// A decision for `classification` by `rule`: the slot and whether
+    /// retrieval runs follow from the label (RC-04, RC-05); no model name,
+    /// not ambiguous, no resolved history entry until set.
+    pub fn new(classification: Classification<QueryType>, rule: RouteRule) -> Self {
+        let label = classification.label;
+        Self {
+            classification,
+            rule,
+            model_slot: label.model_slot(),
+            model: None,
+            needs_retrieval: label.needs_retrieval(),
+            ambiguous: false,
+            resolved: None,
+        }
+    }
+
     /// The decided type.
     pub fn label(&self) -> QueryType {
         self.classification.label

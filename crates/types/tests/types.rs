@@ -26,12 +26,12 @@ fn classification_json_shape_is_stable() {
 
 #[test]
 fn question_effort_round_trips() {
-    let q = QuestionEffort {
-        text: "Ship it?".into(),
-        start: 4,
-        end: 12,
-        effort: Classification::new(EffortLevel::Low, 0.9),
-    };
+    let q = QuestionEffort::new(
+        "Ship it?",
+        4,
+        12,
+        Classification::new(EffortLevel::Low, 0.9),
+    );
     let s = serde_json::to_string(&q).unwrap();
     assert_eq!(serde_json::from_str::<QuestionEffort>(&s).unwrap(), q);
 }
@@ -95,19 +95,17 @@ fn granularity_and_route_records_follow_the_labelling_guide() {
 fn route_decision_json_is_flat_and_round_trips() {
     use tact_types::{ModelSlot, QueryType, RouteDecision, RouteRule};
 
-    let d = RouteDecision {
-        classification: Classification::new(QueryType::Platform, 1.0).with_reason(Reason::new(
+    let mut d = RouteDecision::new(
+        Classification::new(QueryType::Platform, 1.0).with_reason(Reason::new(
             "platform_prefix",
             "registered platform prefix",
             1.0,
         )),
-        rule: RouteRule::PlatformPrefix,
-        model_slot: ModelSlot::Conversational,
-        model: Some("qwen3:0.6b".into()),
-        needs_retrieval: false,
-        ambiguous: false,
-        resolved: None,
-    };
+        RouteRule::PlatformPrefix,
+    );
+    d.model = Some("qwen3:0.6b".into());
+    assert_eq!(d.model_slot, ModelSlot::Conversational);
+    assert!(!d.needs_retrieval && !d.ambiguous && d.resolved.is_none());
     let v = serde_json::to_value(&d).unwrap();
     assert_eq!(
         v,

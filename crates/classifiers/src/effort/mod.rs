@@ -134,12 +134,7 @@ impl EffortClassifier {
             .into_iter()
             .map(|seg| {
                 let text = seg.text(message);
-                QuestionEffort {
-                    text: text.to_owned(),
-                    start: seg.start,
-                    end: seg.end,
-                    effort: self.classify(text, None),
-                }
+                QuestionEffort::new(text, seg.start, seg.end, self.classify(text, None))
             })
             .collect()
     }

@@ -546,19 +546,19 @@ impl Heuristic {
         };
         let (confidence, ambiguous) = CALIBRATION.confidence(f.max(h), f.min(h), f + h);
         let reasons = reasons(&found, label, digits, values);
-        GranularityDecision {
-            classification: Classification {
+        GranularityDecision::new(
+            Classification {
                 label,
                 confidence,
                 reasons,
                 tier: None,
             },
             ambiguous,
-            evidence: GranularityEvidence {
+            GranularityEvidence {
                 fine_grained: f,
                 holistic: h,
             },
-        }
+        )
     }
 }
 

@@ -113,8 +113,8 @@ impl Seed {
                 0.0,
             ));
         }
-        GranularityDecision {
-            classification: Classification {
+        GranularityDecision::new(
+            Classification {
                 label,
                 confidence,
                 reasons,
@@ -122,12 +122,12 @@ impl Seed {
             },
             // The design has no notion of ambiguity beyond its 0.8 ML
             // fallback threshold; that threshold is what is reported.
-            ambiguous: confidence < 0.8,
-            evidence: GranularityEvidence {
+            confidence < 0.8,
+            GranularityEvidence {
                 fine_grained: fine as f32,
                 holistic: holistic as f32,
             },
-        }
+        )
     }
 }
 

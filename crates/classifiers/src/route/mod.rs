@@ -403,15 +403,11 @@ impl Router {
         resolved: Option<IntentEntry>,
     ) -> RouteDecision {
         let label = classification.label;
-        RouteDecision {
-            classification,
-            rule,
-            model_slot: label.model_slot(),
-            model: self.slots.model_for(label).map(str::to_owned),
-            needs_retrieval: label.needs_retrieval(),
-            ambiguous,
-            resolved,
-        }
+        let mut d = RouteDecision::new(classification, rule);
+        d.model = self.slots.model_for(label).map(str::to_owned);
+        d.ambiguous = ambiguous;
+        d.resolved = resolved;
+        d
     }
 }
 
