@@ -1,0 +1,494 @@
+//! The effort heuristic's cue tables: the cue categories, the weighted
+//! cues (English, Spanish, German) and the rare regex cues with their
+//! trigger words, the bare verbs of terse proposals, and the splitter
+//! between the parts of a multi-part question.
+
+use std::sync::LazyLock;
+
+use tact_core::{Cue, CueSet, WordSet};
+
+use crate::Error;
+
+/// Cue categories (the `tag` of each cue).
+pub(super) mod tag {
+    /// Low: the agent proposes something concrete.
+    pub const PROPOSAL: u16 = 1;
+    /// Low: asks to confirm something concrete.
+    pub const CONFIRM: u16 = 2;
+    /// Low: offers options.
+    pub const OPTIONS: u16 = 3;
+    /// High (agent's own work when proposed): investigation verbs.
+    pub const INVESTIGATE: u16 = 4;
+    /// High: the user must run, fetch or check something.
+    pub const USER_ACTION: u16 = 5;
+    /// High: data the user must dig out (damped by preference modals).
+    pub const DATA: u16 = 6;
+    /// High: architecture or strategy decisions.
+    pub const STRATEGY: u16 = 7;
+    /// Medium: preference, decision or description elicitation.
+    pub const ELICIT: u16 = 8;
+    /// Modifier: the data is already in front of the user.
+    pub const AT_HAND: u16 = 9;
+    /// High: other people must be asked.
+    pub const OTHERS: u16 = 10;
+    /// Medium: an open wh-question.
+    pub const OPEN: u16 = 11;
+    /// Low: a yes/no question addressed to the user's wishes.
+    pub const YESNO: u16 = 12;
+    /// A decision for the team (high with strategy, else medium).
+    pub const DECIDE: u16 = 13;
+    /// High: diagnosis of a cause.
+    pub const DIAG: u16 = 14;
+    /// High: a quantity to measure or count.
+    pub const QUANT: u16 = 15;
+    /// High: a yes/no question about a fact of the user's systems.
+    pub const FACT: u16 = 16;
+    /// High: the agent says the user would have to do work.
+    pub const YOU_NEED: u16 = 17;
+    /// Medium: a preference modal ("should", "want"), which damps data cues.
+    pub const MODAL: u16 = 18;
+    /// Medium: asks the user to describe what they know.
+    pub const DESCRIBE: u16 = 19;
+    /// High: the live state of things ("today", "in production").
+    pub const LIVE: u16 = 20;
+    /// Marker: the question is about the user ("you", "your").
+    pub const YOU: u16 = 21;
+    /// Marker: the question asks for a person ("who ...").
+    pub const WHO: u16 = 22;
+    /// Marker: a polite request frame ("can you").
+    pub const POLITE: u16 = 23;
+    /// Marker: a word that makes the rare regex cues worth running.
+    pub const TRIGGER: u16 = 24;
+}
+
+const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static str) -> Cue {
+    Cue::new(name, weight, explanation).tagged(tag)
+}
+
+/// Optional lead-in before the question proper ("ok, so", "also,", "¿").
+const LEAD: &str = r"^(?:[¿>*\-\s]*)(?:(?:ok|okay|so|also|and|great|alright|one more thing|quick question|otherwise|then|now|y|pues|entonces|vale|und|gut|auch|noch)[,:]?\s+)*";
+
+pub(super) fn build_cues() -> Result<CueSet, Error> {
+    use tag::*;
+    let p = |rest: &str| format!("{LEAD}{rest}");
+    let set = CueSet::builder()
+        // --- low: the agent proposes something concrete, a yes/no answers it.
+        .regex(
+            &p(r"(?:should i|shall i|shall we|do you want me to|would you like me to|want me to|would you like (?:us|the \w+) to|can i|may i|could i|is it (?:ok|okay|fine|alright|all right) (?:if i|to)|ok(?:ay)? (?:if i|to)|mind if i|are you (?:ok|okay|fine|happy) with|would it be (?:ok|okay|fine) (?:if|to)|do you mind if|should (?:the|this|these|it|they|that)|quieres que|deseas que|te parece (?:bien )?que|debo|puedo|prefieres que|soll ich|soll (?:das|der|die|es)|mochtest du,? dass ich|willst du,? dass ich|darf ich|kann ich|ist es (?:ok|okay|in ordnung),? wenn ich)\b"),
+            cue("agent_proposal", PROPOSAL, 2.2, "yes/no on a concrete proposal"),
+        )
+        .phrases(
+            "(can you confirm|could you confirm|please confirm|just (to )?confirm|is (that|this|it) (right|correct|ok|okay|what you (want|meant|expect))|did you mean|do you mean|are you sure|does (that|this) (look|sound|work)|sound good|sounds good|good to go|ok?|okay?|alright?|(es|esta) (correcto|bien)|te parece bien|vale?|de acuerdo?|ist das (richtig|korrekt|ok|in ordnung)|passt (das|es)|einverstanden|works for you|work for you|fine with you|(ok|okay|fine|alright|good) (with|for) you)",
+            cue("confirmation", CONFIRM, 1.6, "asks to confirm something concrete"),
+        )
+        .regex(
+            r"^(?:is|are) [^?]*\b(?:fine|ok|okay|acceptable|alright|good enough)\b",
+            cue("confirmation_fine", CONFIRM, 1.6, "asks to confirm something concrete"),
+        )
+        .regex(
+            &p(r"(?:do you (?:want|prefer|need|like|mind|agree)|would you (?:prefer|like|rather)|are you (?:ok|okay|fine|happy|good)|is (?:it|that) (?:ok|okay|fine|acceptable)|quieres|prefieres|te (?:parece|viene)|mochtest du|willst du|brauchst du|ist (?:es|das) (?:ok|okay))\b"),
+            cue("yes_no_wish", YESNO, 2.2, "a yes/no question about the user's wishes"),
+        )
+        // --- low: options offered.
+        .literals(&["or", "o", "u", "oder", "vs", "versus"], cue("explicit_options", OPTIONS, 2.0, "offers alternatives"))
+        .phrases("option (a|b|c|d|e|1|2|3|4|5|6|7|8|9)", cue("option_list", OPTIONS, 2.0, "lists options"))
+        .literals(
+            &["(a)", "(1)", "(b)", "(2)", "a)", "b)", "c)", "1)", "2)", "3)"],
+            cue("option_marks", OPTIONS, 2.0, "lists options"),
+        )
+        .phrases(
+            "(either|entweder|bien sea)",
+            cue("either", OPTIONS, 0.8, "either ... or"),
+        )
+        .phrases(
+            "or not|o no|oder nicht",
+            cue("or_not", YESNO, 1.0, "yes or no"),
+        )
+        // --- high: investigation, research, measurement.
+        .literals(
+            &[
+                "investigat*", "look into", "dig into", "dig through", "dig up", "dig out", "find out",
+                "figure out", "track down", "profile", "profiling", "benchmark", "benchmarking", "measure",
+                "measuring", "bisect*", "reproduce", "reproducing", "audit", "auditing", "analyze",
+                "analyse", "analyzing", "analysing", "survey", "evaluate", "assess", "explore", "go through",
+                "read through", "comb through", "look through", "gather", "collect", "compile a list",
+                "quantify", "experiment with", "interview", "pull the", "pull up", "check the logs",
+                "check your logs", "trace", "inventory", "sift through",
+                "investigar", "averiguar", "medir", "analizar", "revisar", "reproducir", "recopilar",
+                "untersuch*", "recherchier*", "herausfind*", "messen", "analysier*", "prufen", "nachsehen",
+                "nachschauen", "reproduzier*", "sammeln", "ermitteln", "nachfragen",
+            ],
+            cue("investigation", INVESTIGATE, 2.0, "asks for investigation or measurement"),
+        )
+        .phrases(
+            "research(ing)? (into|on|whether|if|what|how|which|the|a|options|alternatives|solutions|this|that|it)|(do|some|more|further|additional|desk) research",
+            cue("research", INVESTIGATE, 2.0, "asks for research"),
+        )
+        // --- high: the user must run, check or fetch something.
+        .phrases(
+            "(can|could|would) you (please )?(also )?(run|rerun|re-run|execute|try|test|check|verify|look|find|grab|pull|fetch|export|download|capture|record|profile|time|measure|search|dig|inspect|log into|log in|sign in|ssh|deploy|restart|install|upgrade|ask|reach out|contact|ping|email|confirm with|check with|get|obtain|retrieve|dump|list all|find out)|(would you be able to|are you able to|could you possibly|can you please|is it possible for you to) (run|check|look|find|pull|grab|fetch|export|get|verify|measure|test|ask|send|share|provide|confirm)|please (run|rerun|execute|try|test|check|verify|look up|find|grab|pull|fetch|export|download|capture|record|profile|measure|search|inspect|ask|contact|get|obtain|dump)|(puedes|podrias|podria|puede|pudieras) (ejecutar|correr|probar|revisar|comprobar|verificar|buscar|mirar|preguntar|consultar|medir|exportar|descargar|obtener|sacar|sacarme|averiguar)",
+            cue("user_action", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
+        )
+        .phrases(
+            "(can|could|would) you (please )?(provide|share|send|paste|attach|upload|post|give me|copy)|(me puedes|puedes|podrias) (pasar|pasarme|enviar|enviarme|mandar|mandarme|compartir|pegar)|please (provide|share|send|paste|attach|upload)",
+            cue("send_me", DATA, 1.2, "asks the user to send something"),
+        )
+        // --- high: data the user must dig out.
+        .literals(
+            &[
+                "logs", "log output", "stack trace", "stacktrace", "traceback", "core dump", "heap dump",
+                "metrics", "p95", "p99", "p50", "latency", "throughput", "error rate", "flame graph",
+                "dashboard", "in production", "in prod", "on prod", "on production", "production hosts",
+                "exact version", "exact error", "full error", "which commit", "what commit", "which release",
+                "when did", "since when", "usage", "statistics", "traffic", "budget", "cost", "costs",
+                "spend", "pay", "credentials", "access to", "permission", "permissions", "output of",
+                "results of", "who owns", "who has access", "which team", "which customers", "customers",
+                "market share", "competitors", "studies", "evidence", "significance", "registros",
+                "metricas", "protokoll*", "metriken", "kunden", "studien", "somewhere", "in the org",
+            ],
+            cue("data_to_fetch", DATA, 1.0, "asks for data the user must dig out"),
+        )
+        .literals(
+            &[
+                "in production", "in prod", "on prod", "on production", "production hosts", "right now",
+                "currently", "current", "actually", "actual", "real-world", "real numbers", "today",
+                "these days", "this week", "this month", "this quarter", "last week", "last month",
+                "last quarter", "last year", "last night", "yesterday", "at peak", "since yesterday",
+                "en produccion", "actual", "actualmente", "ahora mismo", "ayer", "el mes pasado",
+                "in produktion", "aktuell", "derzeit", "momentan", "gestern", "zu spitzenzeiten",
+            ],
+            cue("live_state", LIVE, 1.0, "asks for the live state of things"),
+        )
+        .literals(
+            &[
+                "you", "your", "you're", "you've", "you'd", "yours", "tu", "tus", "te", "usted", "ustedes",
+                "vosotros", "du", "dein", "deine", "ihr", "euch", "euer",
+            ],
+            cue("about_you", YOU, 0.0, "asks about the user"),
+        )
+        // Polite request frames: longest-match makes them absorb their "you".
+        .literals(
+            &["can you", "could you", "would you", "will you", "should you", "do you", "thank you", "kannst du", "konntest du", "puedes tu"],
+            cue("polite_frame", POLITE, 0.0, "a polite request frame"),
+        )
+        .phrases(
+            "(tell me|let me know|do you know|any idea|sabes|weisst du) (which|what|whether|if|when|where|how many|how much|who|why|que|cual|cuando|donde|welche|was|wann|wo|ob)",
+            cue("embedded_question", OPEN, 0.9, "an open question"),
+        )
+        .phrases(
+            "(i can(')?t find|i couldn(')?t find|i could not find|i cannot find|i can(')?t see|couldn(')?t find|not documented|undocumented|none of the (existing )?docs|no (docs|documentation)|i only have|spread (over|across)|conflicting|no encuentro|no pude encontrar|no esta documentad|finde ich nicht|nirgends|nicht dokumentiert)",
+            cue("not_at_hand", DATA, 1.6, "the agent could not find it; the user must dig"),
+        )
+        .phrases(
+            "(you(')?d need to|you would need to|you(')?d have to|you would have to|you(')?ll need to|you will need to|you(')?ll have to|you will have to|requires you to|you need to (check|look|run|compare|ask|find)|tendrias que|habria que|musstest du|du musstest)",
+            cue("you_would_need_to", YOU_NEED, 2.5, "the user would have to do work to answer"),
+        )
+        .phrases(
+            "caused by|cause of|causing|due to|coming from|comes from|come from|responsible for|culprit|running out|bottleneck|slower|faster|why (is|are|does|do|did|was|were|has|have)|what's causing|what is causing|what caused|what changed|what broke|viene de|viene del|se debe a|por que|liegt (das|der|die|es)|verursacht|warum|wieso|woran",
+            cue("diagnosis", DIAG, 2.2, "asks for a diagnosis of a cause"),
+        )
+        .literals(&["correlat*", "leak*", "regress*"], cue("diagnosis_stem", DIAG, 2.2, "asks for a diagnosis of a cause"))
+        .phrases(
+            "(how (many|much|long|often|big|large|fast|slow|frequently)|what (percentage|fraction|share|proportion)|cuanto|cuanta|cuantos|cuantas|wie ((viel|viele)|lange|oft|gross|schnell))",
+            cue("quantity", QUANT, 1.4, "asks for a quantity to measure or count"),
+        )
+        .regex(
+            &p(r"(?:is|are|was|were|does|do|did|has|have|had|will|can) (?:the|this|that|these|those|our|any|anyone|anybody|anything|there|it|prod|production|staging|port|\w+ (?:still|already|ever|actually|currently))\b"),
+            cue("fact_check", FACT, 1.3, "asks a fact the user must check"),
+        )
+        .literals(
+            &[
+                "you just", "just showed", "just got", "you mentioned", "you reported", "you saw",
+                "you're seeing", "you are seeing", "you see", "you got", "you posted", "you pasted",
+                "you shared", "you sent", "on your screen", "in front of you", "you described",
+                "showed you", "you said", "you told me", "the screenshot you", "acabas de", "que ves",
+                "que viste", "dijiste", "mencionaste", "comentaste", "du gerade", "du siehst", "du gesehen",
+                "erwahnt", "du hattest gesagt",
+            ],
+            cue("at_hand", AT_HAND, 1.0, "the data is already in front of the user"),
+        )
+        // --- high: other people must be asked.
+        .phrases(
+            "ask (your|the|someone|somebody|around|legal|security|finance|ops|the team)|check with|consult|talk to|reach out to|confirm with|loop in|coordinate with|get sign-off|get signoff|get approval|anyone else|other teams|preguntar a|preguntarle a|consultar con|hablar con|fragen|abklaren|rucksprache",
+            cue("ask_others", OTHERS, 1.8, "the user must ask someone else"),
+        )
+        // --- high: blocking architecture / strategy decisions.
+        .literals(
+            &[
+                "architecture", "architectural", "strategy", "strategic", "trade-off", "trade-offs",
+                "tradeoff", "tradeoffs", "long-term", "long term", "roadmap", "re-architect", "rearchitect",
+                "rewrite", "redesign", "overhaul", "vendor", "build vs buy", "build or buy", "build our own",
+                "in-house", "compliance", "compliant", "regulatory", "legal", "licensing", "license",
+                "licenses", "before proceeding", "before we proceed", "before i proceed", "before going further",
+                "blocking", "blocked", "scalab*", "multi-region", "event sourcing", "microservice*",
+                "monolith", "sharding", "data model", "consistency", "standardise", "standardize",
+                "standardize on", "adopt", "across all teams", "org-wide", "company-wide", "isolation",
+                "multi-tenan*", "tenants", "this affects", "given we", "given the", "next year", "move from",
+                "move the", "switch from", "switch to", "before adding", "before building",
+                "before the launch", "before launch", "per customer", "per tenant",
+                "arquitectura", "estrategia", "a largo plazo", "migrar", "antes del lanzamiento",
+                "architektur", "strategie", "langfristig", "migrier*", "abwagung*",
+            ],
+            cue("strategy_decision", STRATEGY, 1.5, "a blocking architecture or strategy decision"),
+        )
+        .phrases(
+            "(should we|do we need to|need to decide|have to decide|must decide|which direction|what approach should|how should we approach|deberiamos|tenemos que decidir|sollten wir|sollen wir|mussen wir entscheiden)",
+            cue("team_decision", DECIDE, 0.8, "a decision the team must take"),
+        )
+        // --- medium: preference and decision elicitation, describing.
+        .regex(
+            &p(r"(?:what|which|how|who|where|when|why|que|cual|cuales|como|quien|donde|cuando|was|welche|welcher|welches|wie|wer|wo|wann)\b"),
+            cue("open_question", OPEN, 0.9, "an open question"),
+        )
+        .phrases(
+            "(should|shall|would you like|do you want|you want|you'd like|you would like|you prefer|do you expect|you expect|you(')?re hoping|you hope|acceptable|target|deberia|deberian|quieres|prefieres|esperas|soll|sollen|sollte|mochtest|willst|erwartest)",
+            cue("preference_modal", MODAL, 1.0, "asks what should be, not what is"),
+        )
+        .regex(
+            &p(r"(?:who|who's|whom|quien|quienes|wer|wem|wen)\b"),
+            cue("asks_person", WHO, 0.0, "asks who"),
+        )
+        .literals(
+            &[
+                "prefer", "preference", "preferred", "how would you like", "how do you want",
+                "what do you think", "your opinion", "your call", "up to you", "more details", "more detail",
+                "more context", "use case", "expected behavior", "expected behaviour", "what kind of",
+                "what type of", "what sort of", "what style", "what tone", "what format", "naming", "audience",
+                "the goal", "your goal", "in mind", "what are you trying", "remember", "recall", "clarify",
+                "hoping to", "trying to answer", "meant to", "business question", "research question",
+                "care about", "care most", "matter most", "matters most", "important to you", "new name",
+                "name for", "call it", "be called", "gustaria", "nombre", "ponemos", "llamamos", "nennen",
+                "preferencia", "mas detalles", "caso de uso", "que esperas", "como quieres", "bevorzug*",
+                "mehr details", "anwendungsfall", "wie mochtest", "was erwartest",
+            ],
+            cue("elicit", ELICIT, 1.0, "asks for a preference, decision or description"),
+        )
+        .phrases(
+            "describe|explain|elaborate|sketch|walk me through|in your own words|tell me (more|about|what you)|what you'd like|what you would like|what you have in mind|what you mean|describir|explica|explicar|cuentame|erzahl",
+            cue("describe", DESCRIBE, 1.6, "asks the user to describe what they know"),
+        )
+        .literals(&["beschreib*", "erklar*"], cue("describe_de", DESCRIBE, 1.6, "asks the user to describe what they know"))
+        .literals(TRIGGERS, cue("trigger", TRIGGER, 0.0, "a trigger word"))
+        .build()?;
+    Ok(set)
+}
+
+/// Regex cues that only matter when a trigger word is present (German
+/// request frames, "which X broke", "A/B/C"): compiled in a set of their
+/// own that runs only then, keeping the common path on aho-corasick.
+pub(super) fn build_rare_cues() -> Result<CueSet, Error> {
+    use tag::*;
+    let set = CueSet::builder()
+        .regex(r"\w/\w+/\w", cue("option_slashes", OPTIONS, 2.0, "lists options"))
+        .regex(
+            r"\b(?:kannst|konntest|konnten sie|konnen sie) (?:du |sie )?(?:mal )?(?:\w+ )?(?:\w+ )?(?:ausfuhren|laufen lassen|testen|prufen|nachsehen|nachschauen|fragen|nachfragen|messen|exportieren|herunterladen|besorgen|raussuchen|heraussuchen)\b",
+            cue("user_action_de", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
+        )
+        .regex(
+            r"\b(?:kannst|konntest) du (?:mir )?(?:\w+ )?(?:schicken|senden|teilen|einfugen|geben)\b",
+            cue("send_me_de", DATA, 1.2, "asks the user to send something"),
+        )
+        .regex(
+            r"\bwhich \w+ (?:broke|introduced|causes|caused)\b",
+            cue("diagnosis_which", DIAG, 2.2, "asks for a diagnosis of a cause"),
+        )
+        .regex(r"\bbeim \w+ nachfragen\b", cue("ask_others_de", OTHERS, 1.8, "the user must ask someone else"))
+        .build()?;
+    Ok(set)
+}
+
+/// Trigger words of [`build_rare_cues`] (tag `TRIGGER`, no weight).
+const TRIGGERS: &[&str] = &[
+    "kannst", "konntest", "konnten", "konnen", "beim", "which", "/",
+];
+
+/// [`BARE_VERBS`] and [`ES_NOT_VERB`] as sets, built once.
+pub(super) static BARE_VERB_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(BARE_VERBS));
+pub(super) static ES_NOT_VERB_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(ES_NOT_VERB));
+
+/// Imperative verbs that open a terse proposal ("Ship it?", "Roll back to
+/// v2.3?", "Delete the three volumes?").
+const BARE_VERBS: &[&str] = &[
+    "add",
+    "apply",
+    "approve",
+    "archive",
+    "assign",
+    "attach",
+    "backfill",
+    "batch",
+    "bump",
+    "cache",
+    "cancel",
+    "cap",
+    "change",
+    "clean",
+    "close",
+    "combine",
+    "comment",
+    "commit",
+    "continue",
+    "convert",
+    "copy",
+    "create",
+    "cut",
+    "decrease",
+    "default",
+    "delete",
+    "deploy",
+    "disable",
+    "document",
+    "downgrade",
+    "drop",
+    "email",
+    "enable",
+    "exclude",
+    "export",
+    "extend",
+    "extract",
+    "file",
+    "fix",
+    "flag",
+    "freeze",
+    "go",
+    "group",
+    "hide",
+    "import",
+    "include",
+    "increase",
+    "inline",
+    "install",
+    "keep",
+    "kill",
+    "label",
+    "leave",
+    "limit",
+    "link",
+    "lock",
+    "lower",
+    "make",
+    "mark",
+    "mention",
+    "merge",
+    "move",
+    "mute",
+    "note",
+    "notify",
+    "open",
+    "pause",
+    "pin",
+    "ping",
+    "post",
+    "proceed",
+    "promote",
+    "publish",
+    "push",
+    "put",
+    "raise",
+    "rebase",
+    "reboot",
+    "reduce",
+    "refresh",
+    "reload",
+    "remove",
+    "rename",
+    "reorder",
+    "replace",
+    "reply",
+    "restart",
+    "resume",
+    "retrain",
+    "retry",
+    "revert",
+    "roll",
+    "rotate",
+    "round",
+    "schedule",
+    "send",
+    "set",
+    "ship",
+    "show",
+    "silence",
+    "skip",
+    "snooze",
+    "sort",
+    "split",
+    "squash",
+    "start",
+    "stick",
+    "stop",
+    "switch",
+    "sync",
+    "tag",
+    "translate",
+    "treat",
+    "trim",
+    "truncate",
+    "turn",
+    "tweak",
+    "unpin",
+    "update",
+    "upgrade",
+    "upload",
+    "use",
+    "wait",
+    "want",
+    "wrap",
+    "write",
+];
+
+/// Spanish words ending in `o` that are not a first-person verb.
+const ES_NOT_VERB: &[&str] = &[
+    "acaso",
+    "algo",
+    "archivo",
+    "cambio",
+    "caso",
+    "codigo",
+    "como",
+    "correo",
+    "cuando",
+    "cuanto",
+    "dato",
+    "donde",
+    "equipo",
+    "eso",
+    "esto",
+    "formato",
+    "metodo",
+    "mismo",
+    "modelo",
+    "ningun",
+    "nuevo",
+    "objetivo",
+    "otro",
+    "paso",
+    "pero",
+    "por",
+    "presupuesto",
+    "producto",
+    "proyecto",
+    "punto",
+    "quizo",
+    "registro",
+    "seguro",
+    "servicio",
+    "solo",
+    "tanto",
+    "tiempo",
+    "todo",
+    "uso",
+];
+
+/// Split points between the parts of a multi-part question (normalized).
+pub(super) fn part_splitter() -> Result<regex::Regex, Error> {
+    regex::Regex::new(
+        r"(?:,|;|\s-)?\s(?:and|also|plus|y|und)\s(?:also\s)?(?:what|which|how|where|when|who|why|should|shall|do|does|can|could|would|is|are|will|que|cual|como|donde|cuando|debo|puedo|was|welche|wie|wo|wann|soll|kann)(?-u:\b)",
+    )
+    .map_err(|e| {
+        Error::Core(tact_core::Error::Pattern {
+            pattern: "part splitter".into(),
+            message: e.to_string(),
+        })
+    })
+}
