@@ -92,11 +92,11 @@ fn traces(task: Task, sources: &[Source]) -> Result<Vec<(Traced<usize>, usize, b
 fn index<L: Label>(t: Traced<L>) -> Traced<usize> {
     let c = t.heuristic;
     Traced {
-        heuristic: tact_types::Classification {
-            label: c.label.index(),
-            confidence: c.confidence,
-            reasons: c.reasons,
-            tier: c.tier,
+        heuristic: {
+            let mut h = tact_types::Classification::new(c.label.index(), c.confidence)
+                .with_reasons(c.reasons);
+            h.tier = c.tier;
+            h
         },
         gap: t.gap,
         fixed: t.fixed,

@@ -25,7 +25,7 @@ pub struct GranularityArgs {
     #[command(flatten)]
     pub opts: crate::batch::TextOptions,
     /// Also choose the scoring method for this recursion level, from the
-    /// default levels overridden by RECURSIVE_LLM_LEVEL_<N>_SCORING_METHOD.
+    /// default levels overridden by `RECURSIVE_LLM_LEVEL_<N>_SCORING_METHOD`.
     #[arg(long, value_name = "N")]
     pub level: Option<usize>,
 }

@@ -61,6 +61,7 @@ impl Tier {
 
 /// The result of classifying one input.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Classification<L> {
     /// The decided label.
     pub label: L,

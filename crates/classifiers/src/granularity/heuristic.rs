@@ -547,12 +547,7 @@ impl Heuristic {
         let (confidence, ambiguous) = CALIBRATION.confidence(f.max(h), f.min(h), f + h);
         let reasons = reasons(&found, label, digits, values);
         GranularityDecision::new(
-            Classification {
-                label,
-                confidence,
-                reasons,
-                tier: None,
-            },
+            Classification::new(label, confidence).with_reasons(reasons),
             ambiguous,
             GranularityEvidence {
                 fine_grained: f,

@@ -114,12 +114,7 @@ impl Seed {
             ));
         }
         GranularityDecision::new(
-            Classification {
-                label,
-                confidence,
-                reasons,
-                tier: None,
-            },
+            Classification::new(label, confidence).with_reasons(reasons),
             // The design has no notion of ambiguity beyond its 0.8 ML
             // fallback threshold; that threshold is what is reported.
             confidence < 0.8,

@@ -315,12 +315,7 @@ impl Heuristic {
             None => None,
         };
         (
-            Classification {
-                label,
-                confidence: conf,
-                reasons,
-                tier: None,
-            },
+            Classification::new(label, conf).with_reasons(reasons),
             gap,
             normalized,
         )
