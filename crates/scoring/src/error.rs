@@ -79,6 +79,10 @@ pub enum Error {
     /// The effort classifier or a pattern failed to build.
     #[error(transparent)]
     Classifier(#[from] tact_classifiers::Error),
+    /// A judge failed (timeout, unparseable answer...): the preference is
+    /// reported as not judged.
+    #[error("judge failed: {0}")]
+    Judge(String),
     /// A checker pattern failed to compile (a bug in a pattern table).
     #[error("invalid checker pattern: {0}")]
     Pattern(String),

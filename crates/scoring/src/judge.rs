@@ -50,14 +50,10 @@ pub trait Judge: Send + Sync {
     /// The judge's name, recorded in the violations it finds.
     fn name(&self) -> &str;
 
-    /// Judges one message.
-    fn judge(&self, request: &JudgeRequest<'_>) -> Result<Verdict, JudgeError>;
+    /// Judges one message; a judge that fails (timeout, unparseable
+    /// answer...) returns [`Error::Judge`](crate::Error::Judge).
+    fn judge(&self, request: &JudgeRequest<'_>) -> crate::Result<Verdict>;
 }
-
-/// A judge that failed (timeout, unparseable answer...).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("judge failed: {0}")]
-pub struct JudgeError(pub String);
 
 /// A judged preference left undecided, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

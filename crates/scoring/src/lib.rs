@@ -68,7 +68,7 @@ pub use error::Error;
 
 /// `Result` with this crate's [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-pub use judge::{Judge, JudgeError, JudgeRequest, NotJudged, Verdict};
+pub use judge::{Judge, JudgeRequest, NotJudged, Verdict};
 pub use preference::{Category, CheckKind, Preference, Severity};
 pub use profile::{Adjustment, Component, CostLevel, Profile};
 pub use scorer::{Scope, Scorer, ScorerBuilder, SessionQuestion, SessionScore};

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use tact_core::dataset::read_jsonl;
 use tact_scoring::dataset::PreferenceExample;
 use tact_scoring::{
-    AskedQuestion, Category, Judge, JudgeError, JudgeRequest, PppEnv, Preference, Profile, Scope,
+    AskedQuestion, Category, Error, Judge, JudgeRequest, PppEnv, Preference, Profile, Scope,
     Scorer, Session, SessionScore, Severity, TaskOutcome, TextChecker, Turn, UserPreferences,
     Verdict,
 };
@@ -737,14 +737,14 @@ impl Judge for JokeJudge {
         "joke-judge"
     }
 
-    fn judge(&self, r: &JudgeRequest<'_>) -> Result<Verdict, JudgeError> {
+    fn judge(&self, r: &JudgeRequest<'_>) -> Result<Verdict, Error> {
         match r.preference {
             Preference::Joke if r.message.contains("knock knock") => Ok(Verdict::Respected),
             Preference::Joke => Ok(Verdict::Violated {
                 actual: "no joke".into(),
                 span: None,
             }),
-            Preference::Amateur => Err(JudgeError("timeout".into())),
+            Preference::Amateur => Err(Error::Judge("timeout".into())),
             _ => Ok(Verdict::Abstain {
                 reason: "not my field".into(),
             }),
