@@ -3,6 +3,7 @@
 /// A label string that is not one of the task's labels.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown {task} label `{found}` (expected one of: {expected})")]
+#[non_exhaustive]
 pub struct Error {
     /// The task whose label set was used.
     pub task: &'static str,
