@@ -267,6 +267,22 @@ fn eval(args: &EvalArgs) -> Result<bool> {
             let (accuracy, macro_f1, per_class, confusion) =
                 metrics::score(&labels, &outcome.gold, &outcome.pred);
             if let (Some(max), false) = (args.errors, args.json) {
+                let misses = outcome
+                    .gold
+                    .iter()
+                    .zip(&outcome.pred)
+                    .filter(|(g, p)| g != p)
+                    .count();
+                println!(
+                    "{} / {strategy}: {misses} misclassified of {}{}",
+                    task.name(),
+                    outcome.gold.len(),
+                    if misses > max {
+                        format!(", the first {max}:")
+                    } else {
+                        ":".to_owned()
+                    }
+                );
                 let mut shown_errors = 0;
                 for ((g, p), (line, text)) in
                     outcome.gold.iter().zip(&outcome.pred).zip(&outcome.items)

@@ -354,6 +354,12 @@ fn route_errors_list_the_history() {
         out.contains("route_small.jsonl:6: gold PLATFORM predicted RETRIEVAL: And last month?  (history: [PLATFORM] How many API calls did I make this month?)"),
         "{out}"
     );
+    // The list names the task and strategy it comes from, before the tables.
+    let head = out.lines().next().unwrap_or("");
+    assert!(
+        head.starts_with("route / seed: ") && head.contains("misclassified of"),
+        "{out}"
+    );
 }
 
 fn temp_dir(name: &str) -> PathBuf {

@@ -66,6 +66,9 @@ pub fn run_effort(args: &EffortArgs, out: &mut impl Write) -> Result<()> {
         let render = Render::<EffortClassifier>::new(&|q, r| text_line(&q.text, r));
         return render.run_file(&c, path, args.opts.json, out);
     };
+    if q.trim().is_empty() {
+        bail!("the question is empty: give the text of a question");
+    }
     let r = c.classify(q, args.context.as_deref());
     write_one(out, args.opts.json, &r, || text_line(q, &r))
 }

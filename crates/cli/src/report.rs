@@ -33,9 +33,11 @@ struct Telemetry {
 
 fn read(store: &Store) -> Result<Telemetry> {
     let leaderboard = store.leaderboard(None)?;
-    let mut over_time = Vec::new();
+    let mut over_time: Vec<(String, Vec<ScorePoint>)> = Vec::new();
     for row in &leaderboard {
-        over_time.push((row.agent.clone(), store.scores_over_time(&row.agent)?));
+        if !over_time.iter().any(|(a, _)| *a == row.agent) {
+            over_time.push((row.agent.clone(), store.scores_over_time(&row.agent)?));
+        }
     }
     Ok(Telemetry {
         leaderboard,
@@ -65,21 +67,46 @@ pub fn run(args: &ReportArgs, out: &mut impl Write) -> Result<()> {
     Ok(())
 }
 
+/// What each leaderboard figure is.
+const LEADERBOARD_LEGEND: &str = concat!(
+    "  final: the final consensus score tact run ranked by (technical weight x R_Prod\n",
+    "    + interaction weight x the interaction score); '-' for runs ranked without one.\n",
+    "  R: the reward under the run's profile (spec: R_Prod + R_Proact + R_Pers).\n",
+    "  R_Prod: the task outcome in [0, 1]. R_Proact: how the agent asked (a bonus\n",
+    "    for low-effort questions, penalties for medium and high effort). R_Pers: how\n",
+    "    it followed the user's preferences (a bonus for compliance, penalties per\n",
+    "    violation).",
+);
+
 fn render_text(t: &Telemetry) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "Leaderboard (mean final score per agent, all stages)");
     let _ = writeln!(
         s,
-        "  {:<20} {:>5} {:>8} {:>9} {:>9}",
-        "agent", "runs", "score", "R_proact", "R_pers"
+        "Leaderboard per spec (means over each agent's runs, all stages)"
+    );
+    let _ = writeln!(
+        s,
+        "  {:<24} {:<16} {:>5} {:>7} {:>7} {:>7} {:>9} {:>7}",
+        "spec", "agent", "runs", "final", "R", "R_Prod", "R_Proact", "R_Pers"
     );
     for r in &t.leaderboard {
+        let final_score = r
+            .mean_final
+            .map_or_else(|| "-".to_owned(), |f| format!("{f:.3}"));
         let _ = writeln!(
             s,
-            "  {:<20} {:>5} {:>8.3} {:>9.3} {:>9.3}",
-            r.agent, r.runs, r.mean_total, r.mean_r_proact, r.mean_r_pers
+            "  {:<24} {:<16} {:>5} {:>7} {:>7.3} {:>7.3} {:>+9.3} {:>+7.3}",
+            r.spec_id,
+            r.agent,
+            r.runs,
+            final_score,
+            r.mean_total,
+            r.mean_r_prod,
+            r.mean_r_proact,
+            r.mean_r_pers
         );
     }
+    let _ = writeln!(s, "{LEADERBOARD_LEGEND}");
     let _ = writeln!(s, "\nInteraction score (R_proact + R_pers) over time");
     for (agent, points) in &t.over_time {
         let series: Vec<String> = points

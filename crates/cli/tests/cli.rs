@@ -195,6 +195,7 @@ fn stored_session(
             profile: "spec".into(),
             technical_weight: 0.7,
             interaction_weight: 0.3,
+            final_score: Some(0.7 * 0.9 + 0.3 * (interaction + 0.05)),
         }),
         ..SessionRecord::default()
     }
@@ -621,4 +622,15 @@ fn route_seed_strategy() {
         &["route", "thanks a lot!", "--strategy", "seed"],
         &[]
     )));
+}
+
+#[test]
+fn an_empty_question_is_an_error() {
+    for q in ["", "   "] {
+        let o = tact(&["effort", q], None);
+        assert_eq!(o.status.code(), Some(2), "{q:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("the question is empty"), "{err}");
+        assert!(o.stdout.is_empty());
+    }
 }

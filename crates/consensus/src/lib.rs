@@ -122,6 +122,18 @@ impl Consensus {
         &self.settings
     }
 
+    /// The final consensus score a weighted ranking gives a session scored
+    /// as `score` under `weights`: technical weight x R_Prod + interaction
+    /// weight x the (normalized) interaction score. It depends on the
+    /// session alone, so a host can store it with the session. `None` when
+    /// the weighted consensus is off (the legacy consensus has no score).
+    pub fn final_score(&self, score: &SessionScore, weights: Weights) -> Option<f64> {
+        self.settings.enabled.then(|| {
+            weights.technical() * score.r_prod
+                + weights.interaction() * self.settings.normalization.apply(score.interaction)
+        })
+    }
+
     /// Decides among sessions of one spec and stage. With `stage`, only
     /// sessions of that stage (or with no stage) take part and its weights
     /// apply; without it, the sessions must share one stage (or have none).

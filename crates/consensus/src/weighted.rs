@@ -130,6 +130,7 @@ pub fn weighted_consensus(
                 technical_score: c.technical,
                 interaction_score: c.interaction,
                 normalized_interaction: normalized,
+                // The same formula as `Consensus::final_score`.
                 final_score: weights.technical() * c.technical + weights.interaction() * used,
             }
         })

@@ -7,7 +7,7 @@
 
 use std::fmt::{self, Write};
 
-use tact_consensus::{Decision, Normalization, WeightedConsensus};
+use tact_consensus::{AgentScore, Decision, Normalization, WeightedConsensus};
 
 use crate::job::{Group, Member, Report};
 
@@ -139,8 +139,16 @@ fn write_table<W: Write + ?Sized>(
         }
     }
     let indent = if group.is_some() { "  " } else { "" };
-    match (c.confidence.margin, c.scores.get(1)) {
-        (Some(m), Some(second)) => writeln!(
+    match (c.confidence.margin, c.scores.first(), c.scores.get(1)) {
+        (Some(m), Some(first), Some(second)) if m.abs() < 0.5e-9 => writeln!(
+            out,
+            "{indent}best: {} (score {:.3}, tied with {} on the final score; ranked first by {})",
+            c.best_agent,
+            c.confidence.score,
+            second.agent,
+            tie_break(first, second)
+        ),
+        (Some(m), _, Some(second)) => writeln!(
             out,
             "{indent}best: {} (score {:.3}, margin {:.3} over {})",
             c.best_agent, c.confidence.score, m, second.agent
@@ -223,6 +231,30 @@ fn write_decision<W: Write + ?Sized>(
     }
 }
 
+/// What ranked `first` above `second` when their final scores tie: the
+/// consensus compares the technical score, then the interaction score,
+/// then the agents' names.
+fn tie_break(first: &AgentScore, second: &AgentScore) -> &'static str {
+    let same = |a: f64, b: f64| (a - b).abs() < 0.5e-9;
+    if !same(first.technical_score, second.technical_score) {
+        "its higher technical score"
+    } else if !same(first.interaction_score, second.interaction_score) {
+        "its higher interaction score"
+    } else {
+        "name, its technical and interaction scores being equal too"
+    }
+}
+
+/// The legend under `tact run`'s rankings.
+const LEGEND: &str = "\
+Columns: technical is R_Prod, the task outcome in [0, 1]; interaction is the
+profile's interaction reward (R_Proact + R_Pers under `spec`), used as is
+unless [ppp] normalize maps it onto [0, 1]; final = technical weight x
+technical + interaction weight x interaction (ties go to the higher
+technical score, then interaction, then name); q l/m/h counts the questions
+the agent asked its user by effort: low/medium/high.
+";
+
 impl fmt::Display for Group {
     /// The group's ranking as `tact run` prints it (or why it has none),
     /// then a blank line.
@@ -240,6 +272,13 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for g in &self.groups {
             write!(f, "{g}")?;
+        }
+        if self
+            .groups
+            .iter()
+            .any(|g| matches!(g.ranking, Ok(Decision::Weighted { .. })))
+        {
+            writeln!(f, "{LEGEND}")?;
         }
         write!(f, "{} sessions read", self.read)?;
         if let Some(files) = self.files {
@@ -261,6 +300,14 @@ impl fmt::Display for Report {
                 )?;
             }
         }
-        writeln!(f)
+        writeln!(f)?;
+        if self.stored() > 0 {
+            writeln!(
+                f,
+                "What was stored, with charts: tact report --db {}",
+                self.db.display()
+            )?;
+        }
+        Ok(())
     }
 }

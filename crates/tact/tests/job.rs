@@ -254,3 +254,33 @@ fn fatal_problems_come_before_anything_is_written() {
     assert!(matches!(e, tact::Error::Read { .. }), "{e}");
     assert!(!db.exists() && !dir.join("never").exists());
 }
+
+#[test]
+fn the_store_keeps_each_runs_final_consensus_score() {
+    let mut job = Job::builder()
+        .store(Store::open_in_memory().unwrap())
+        .build()
+        .unwrap();
+    let report = job.run_path(repo("fixtures/sessions"), |_| {}).unwrap();
+    let store = job.into_store().unwrap();
+    let board = store.leaderboard(None).unwrap();
+    let mut compared = 0;
+    for group in &report.groups {
+        let Ok(Decision::Weighted { consensus, .. }) = &group.ranking else {
+            continue;
+        };
+        for s in &consensus.scores {
+            let row = board
+                .iter()
+                .find(|r| r.spec_id == group.spec && r.agent == s.agent)
+                .unwrap();
+            // One run per (spec, agent) in the demo: the mean is the run's.
+            assert!(
+                (row.mean_final.unwrap() - s.final_score).abs() < 1e-9,
+                "{row:?}"
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 10, "{compared}");
+}

@@ -170,12 +170,17 @@ pub struct ScoreRecord {
     pub r_pers: f64,
     /// The final score under the profile.
     pub total: f64,
-    /// The reward profile (`spec` or `paper`).
+    /// The reward profile (`spec`, `paper` or `paper-code`).
     pub profile: String,
     /// Weight of the technical score in the consensus.
     pub technical_weight: f64,
     /// Weight of the interaction score in the consensus.
     pub interaction_weight: f64,
+    /// The final consensus score (technical weight x R_Prod + interaction
+    /// weight x the normalized interaction), when a weighted consensus
+    /// ranked the run.
+    #[serde(default)]
+    pub final_score: Option<f64>,
 }
 
 /// A stored trajectory as loaded back.
@@ -202,13 +207,20 @@ pub struct EffortDistribution {
 
 /// One row of a leaderboard.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct LeaderboardRow {
+    /// The spec the runs belong to.
+    pub spec_id: String,
     /// The agent.
     pub agent: String,
     /// Number of scored runs.
     pub runs: u64,
-    /// Mean final score.
+    /// Mean final consensus score (`None` when no run has one).
+    pub mean_final: Option<f64>,
+    /// Mean total reward R under the run's profile.
     pub mean_total: f64,
+    /// Mean productivity reward (the technical score).
+    pub mean_r_prod: f64,
     /// Mean proactivity reward.
     pub mean_r_proact: f64,
     /// Mean personalization reward.

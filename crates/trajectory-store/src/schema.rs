@@ -92,6 +92,9 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     CREATE INDEX idx_tool_calls_trajectory ON tool_calls (trajectory_id);
     CREATE INDEX idx_guidance_fires_trajectory ON guidance_fires (trajectory_id);
     CREATE INDEX idx_guidance_fires_classifier ON guidance_fires (classifier);",
+    // 3: the final consensus score of each scored run (NULL when unknown:
+    // runs stored before, or ranked by the legacy consensus).
+    "ALTER TABLE scores ADD COLUMN final_score REAL;",
 ];
 
 /// The schema version this build writes.

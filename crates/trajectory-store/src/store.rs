@@ -369,8 +369,8 @@ impl Store {
         session.score = self
             .conn
             .prepare_cached(
-                "SELECT r_prod, r_proact, r_pers, total, profile, technical_weight, interaction_weight
-                 FROM scores WHERE trajectory_id = ?1 ORDER BY id DESC LIMIT 1",
+                "SELECT r_prod, r_proact, r_pers, total, profile, technical_weight, interaction_weight,
+                 final_score FROM scores WHERE trajectory_id = ?1 ORDER BY id DESC LIMIT 1",
             )?
             .query_row([id], |r| {
                 Ok(ScoreRecord {
@@ -381,6 +381,7 @@ impl Store {
                     profile: r.get(4)?,
                     technical_weight: r.get(5)?,
                     interaction_weight: r.get(6)?,
+                    final_score: r.get(7)?,
                 })
             })
             .optional()?;
@@ -466,24 +467,32 @@ impl Store {
             .collect::<Result<_, _>>()?)
     }
 
-    /// Agents ranked by mean final score, over one stage or all (ties by
-    /// name).
+    /// Agents of each spec, over one stage or all: per (spec, agent), the
+    /// mean final consensus score and the mean rewards, best first within
+    /// a spec (specs by name, ties by agent name). Agents of the same name
+    /// in different specs are different rows.
     pub fn leaderboard(&self, stage: Option<&str>) -> Result<Vec<LeaderboardRow>, Error> {
         Ok(self
             .conn
             .prepare_cached(
-                "SELECT tr.agent, COUNT(*), AVG(s.total), AVG(s.r_proact), AVG(s.r_pers)
+                "SELECT tr.spec_id, tr.agent, COUNT(*), AVG(s.final_score), AVG(s.total),
+                        AVG(s.r_prod), AVG(s.r_proact), AVG(s.r_pers)
                  FROM scores s JOIN trajectories tr ON tr.id = s.trajectory_id
                  WHERE ?1 IS NULL OR tr.stage = ?1
-                 GROUP BY tr.agent ORDER BY AVG(s.total) DESC, tr.agent",
+                 GROUP BY tr.spec_id, tr.agent
+                 ORDER BY tr.spec_id, AVG(s.final_score) IS NULL, AVG(s.final_score) DESC,
+                          AVG(s.total) DESC, tr.agent",
             )?
             .query_map([stage], |r| {
                 Ok(LeaderboardRow {
-                    agent: r.get(0)?,
-                    runs: count(r, 1)?,
-                    mean_total: r.get(2)?,
-                    mean_r_proact: r.get(3)?,
-                    mean_r_pers: r.get(4)?,
+                    spec_id: r.get(0)?,
+                    agent: r.get(1)?,
+                    runs: count(r, 2)?,
+                    mean_final: r.get(3)?,
+                    mean_total: r.get(4)?,
+                    mean_r_prod: r.get(5)?,
+                    mean_r_proact: r.get(6)?,
+                    mean_r_pers: r.get(7)?,
                 })
             })?
             .collect::<Result<_, _>>()?)
@@ -636,6 +645,13 @@ fn write_session(
     }
     if let Some(sc) = &s.score {
         let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
+        // The final score's column exists from schema version 3 (a store
+        // opened at an older version, for a migration test, lacks it).
+        let final_score = if version(tx)? >= 3 {
+            sc.final_score.map(finite)
+        } else {
+            None
+        };
         tx.prepare_cached(
             "INSERT INTO scores (trajectory_id, r_prod, r_proact, r_pers, total, profile,
              technical_weight, interaction_weight, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -651,6 +667,10 @@ fn write_session(
             finite(sc.interaction_weight),
             created
         ])?;
+        if let Some(f) = final_score {
+            tx.prepare_cached("UPDATE scores SET final_score = ?1 WHERE id = ?2")?
+                .execute(params![f, tx.last_insert_rowid()])?;
+        }
     }
     Ok(id)
 }

@@ -79,6 +79,7 @@ fn session(prefix: &str, i: usize, turns: u32) -> SessionRecord {
             profile: "spec".into(),
             technical_weight: 0.7,
             interaction_weight: 0.3,
+            final_score: Some(0.56),
         }),
     }
 }
@@ -285,15 +286,33 @@ fn queries_answer_the_report_questions() {
     let mut store = Store::open_in_memory().unwrap();
     for i in 0..6 {
         let mut s = session("q", i, 2);
+        // Two specs, each with the same three agent names.
+        s.spec_id = if i < 3 { "SPEC-A" } else { "SPEC-B" }.into();
         if let Some(sc) = &mut s.score {
             sc.total = i as f64 / 10.0;
+            sc.final_score = Some(i as f64 / 10.0);
         }
         store.ingest(&s).unwrap();
     }
     let board = store.leaderboard(None).unwrap();
-    assert_eq!(board[0].agent, "q-agent-2"); // runs 2 and 5: mean 0.35
-    assert_eq!(board.len(), 3);
-    assert_eq!(store.leaderboard(Some("plan")).unwrap().len(), 1);
+    // One row per (spec, agent): agents of one name in two specs stay apart;
+    // within a spec, the best mean final consensus score first.
+    let rows: Vec<(&str, &str, Option<f64>)> = board
+        .iter()
+        .map(|r| (r.spec_id.as_str(), r.agent.as_str(), r.mean_final))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("SPEC-A", "q-agent-2", Some(0.2)),
+            ("SPEC-A", "q-agent-1", Some(0.1)),
+            ("SPEC-A", "q-agent-0", Some(0.0)),
+            ("SPEC-B", "q-agent-2", Some(0.5)),
+            ("SPEC-B", "q-agent-1", Some(0.4)),
+            ("SPEC-B", "q-agent-0", Some(0.3)),
+        ]
+    );
+    assert_eq!(store.leaderboard(Some("plan")).unwrap().len(), 2);
     let points = store.scores_over_time("q-agent-0").unwrap();
     assert_eq!(points.len(), 2);
     assert!(points[0].created_at < points[1].created_at);
@@ -301,11 +320,13 @@ fn queries_answer_the_report_questions() {
         store.most_violated_preferences(5).unwrap(),
         [("concise_question".to_owned(), 12)]
     );
-    assert_eq!(store.effort_distribution(Some("SPEC-0")).unwrap().low, 2);
+    assert_eq!(store.effort_distribution(Some("SPEC-A")).unwrap().low, 6);
     // Re-ingesting a run replaces it.
-    store.ingest(&session("q", 0, 5)).unwrap();
+    let mut again = session("q", 0, 5);
+    again.spec_id = "SPEC-A".into();
+    store.ingest(&again).unwrap();
     assert_eq!(store.trajectory_count().unwrap(), 6);
-    let s = session("q", 0, 5);
+    let s = again;
     assert_eq!(
         store
             .load_latest(&s.spec_id, &s.agent)

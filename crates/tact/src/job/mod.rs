@@ -431,7 +431,8 @@ impl Job {
                 guidance.push(g.classifier.clone());
             }
         }
-        let rec = record::record(&session, &score, weights, replay);
+        let final_score = self.consensus.final_score(&score, weights);
+        let rec = record::record(&session, &score, weights, final_score, replay);
         if let Err(e) = self.open_store()?.ingest(&rec) {
             tally
                 .errors

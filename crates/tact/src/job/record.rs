@@ -103,6 +103,7 @@ pub(crate) fn record(
     session: &Session,
     score: &SessionScore,
     weights: Weights,
+    final_score: Option<f64>,
     replay: Replay,
 ) -> SessionRecord {
     let mut turns: Vec<TurnRecord> = session
@@ -162,6 +163,7 @@ pub(crate) fn record(
             profile: score.profile.clone(),
             technical_weight: weights.technical(),
             interaction_weight: weights.interaction(),
+            final_score,
         }),
     }
 }
