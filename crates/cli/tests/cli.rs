@@ -634,3 +634,43 @@ fn an_empty_question_is_an_error() {
         assert!(o.stdout.is_empty());
     }
 }
+
+#[test]
+fn json_outputs_carry_no_float_noise() {
+    let runs: [&[&str]; 5] = [
+        &[
+            "effort",
+            "Which port should the API listen on, 8080 or 9090?",
+            "--json",
+        ],
+        &["granularity", "What dropout rate was used?", "--json"],
+        &[
+            "route",
+            "How many API calls did I make this month?",
+            "--json",
+        ],
+        &[
+            "score",
+            &session_fixture("spec_example/agent_b.json"),
+            "--json",
+        ],
+        &[
+            "consensus",
+            &session_fixture("spec_example/agent_a.json"),
+            &session_fixture("spec_example/agent_b.json"),
+            "--json",
+        ],
+    ];
+    for args in runs {
+        let o = tact(args, None);
+        assert!(o.status.success(), "{args:?}");
+        let text = out(&o);
+        // A figure with ten or more decimals is float noise
+        // (`0.050000000000000044`, `1.4000000953674316`).
+        let noisy = text
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter(|t| t.split_once('.').is_some_and(|(_, d)| d.len() >= 10))
+            .collect::<Vec<_>>();
+        assert!(noisy.is_empty(), "{args:?}: {noisy:?}\n{text}");
+    }
+}

@@ -27,13 +27,20 @@ pub struct AgentScore {
     /// 1 for the winner.
     pub rank: usize,
     /// The technical score in [0, 1].
+    #[serde(serialize_with = "tact_types::figures::f64_figure")]
     pub technical_score: f64,
     /// The interaction score as given.
+    #[serde(serialize_with = "tact_types::figures::f64_figure")]
     pub interaction_score: f64,
     /// The interaction score mapped onto [0, 1], when normalizing.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "tact_types::figures::opt_f64_figure"
+    )]
     pub normalized_interaction: Option<f64>,
     /// w_t * technical + w_i * interaction (normalized if normalizing).
+    #[serde(serialize_with = "tact_types::figures::f64_figure")]
     pub final_score: f64,
 }
 
@@ -42,8 +49,10 @@ pub struct AgentScore {
 #[non_exhaustive]
 pub struct Confidence {
     /// The winner's final score.
+    #[serde(serialize_with = "tact_types::figures::f64_figure")]
     pub score: f64,
     /// The winner's lead over the runner-up (`None` with one candidate).
+    #[serde(serialize_with = "tact_types::figures::opt_f64_figure")]
     pub margin: Option<f64>,
 }
 

@@ -54,6 +54,7 @@ pub struct ClassificationResult {
     /// Whether guidance applies (true for yes and maybe).
     pub relevant: bool,
     /// Certainty in [0, 1].
+    #[serde(serialize_with = "tact_types::figures::f32_figure")]
     pub confidence: f32,
     /// True for a tentative ("maybe") result.
     #[serde(skip_serializing_if = "std::ops::Not::not")]

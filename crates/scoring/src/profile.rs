@@ -178,6 +178,7 @@ pub struct Adjustment {
     /// Stable rule name, e.g. `spec.proact.high`.
     pub rule: String,
     /// Signed amount added to the component.
+    #[serde(serialize_with = "tact_types::figures::f64_figure")]
     pub amount: f64,
     /// What triggered it.
     pub detail: String,

@@ -58,14 +58,19 @@ pub struct SessionScore {
     /// The profile's name (`spec` or `paper`).
     pub profile: String,
     /// R_Prod: the task outcome in [0, 1].
+    #[serde(serialize_with = "tact_types::figures::f64_figure")]
     pub r_prod: f64,
     /// R_Proact: how the agent asked.
+    #[serde(serialize_with = "tact_types::figures::f64_figure")]
     pub r_proact: f64,
     /// R_Pers: how the agent followed the user's preferences.
+    #[serde(serialize_with = "tact_types::figures::f64_figure")]
     pub r_pers: f64,
     /// The interaction score consensus weighs (see [`Profile`]).
+    #[serde(serialize_with = "tact_types::figures::f64_figure")]
     pub interaction: f64,
     /// The total reward R.
+    #[serde(serialize_with = "tact_types::figures::f64_figure")]
     pub total: f64,
     /// The rules that applied, in order.
     pub adjustments: Vec<Adjustment>,

@@ -13,6 +13,7 @@ pub struct Reason {
     /// Human-readable explanation, usually naming the matched text.
     pub detail: Cow<'static, str>,
     /// Signed contribution of the cue to the decided label's score.
+    #[serde(serialize_with = "crate::figures::f32_figure")]
     pub weight: f32,
 }
 
@@ -66,6 +67,7 @@ pub struct Classification<L> {
     /// The decided label.
     pub label: L,
     /// Confidence in the label, always within [0, 1].
+    #[serde(serialize_with = "crate::figures::f32_figure")]
     pub confidence: f32,
     /// The cues that fired, strongest first.
     #[serde(default)]

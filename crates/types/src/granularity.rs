@@ -51,8 +51,10 @@ impl std::str::FromStr for Granularity {
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct GranularityEvidence {
     /// Evidence that the query asks for one locatable piece of information.
+    #[serde(serialize_with = "crate::figures::f32_figure")]
     pub fine_grained: f32,
     /// Evidence that the query asks for understanding across passages.
+    #[serde(serialize_with = "crate::figures::f32_figure")]
     pub holistic: f32,
 }
 
