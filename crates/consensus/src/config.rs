@@ -359,6 +359,19 @@ mod tests {
     }
 
     #[test]
+    fn the_paper_code_profile_reads_with_its_weights() {
+        let cfg = PppConfig::from_toml(
+            "[ppp]\nprofile = \"paper-code\"\ncost_w = 0.5\npref_w = 2.0\n",
+            None,
+        )
+        .unwrap();
+        let s = cfg.validate().unwrap();
+        assert_eq!(s.profile, Profile::paper_code(0.5, 2.0).unwrap());
+        assert_eq!(s.profile.name(), "paper-code");
+        assert!((s.profile.max_interaction() - 0.125).abs() < 1e-12);
+    }
+
+    #[test]
     fn bad_configs_are_clear_errors() {
         let cases = [
             (
