@@ -435,27 +435,17 @@ fn paper_code_equals_the_released_code_on_every_conformance_case() {
             Profile::paper_code(c.cost_w.unwrap_or(1.0), c.pref_w.unwrap_or(1.0)).unwrap();
         let r = score(profile, &conformance_session(&c));
         let id = &c.id;
-        assert!(
-            (r.r_proact - c.expected.cost_reward).abs() < 1e-9,
-            "{id}: cost reward {} != {} ({:?})",
-            r.r_proact,
-            c.expected.cost_reward,
-            r.adjustments
-        );
-        assert!(
-            (r.r_pers - c.expected.pref_reward).abs() < 1e-9,
-            "{id}: preference reward {} != {} ({:?})",
-            r.r_pers,
-            c.expected.pref_reward,
-            r.adjustments
-        );
-        assert!(
-            (r.total - c.expected.final_score).abs() < 1e-9,
-            "{id}: final {} != {} ({:?})",
-            r.total,
-            c.expected.final_score,
-            r.adjustments
-        );
+        for (what, got, want) in [
+            ("cost reward", r.r_proact, c.expected.cost_reward),
+            ("preference reward", r.r_pers, c.expected.pref_reward),
+            ("final", r.total, c.expected.final_score),
+        ] {
+            assert!(
+                (got - want).abs() < 1e-9,
+                "{id}: {what} {got} != {want} ({:?})",
+                r.adjustments
+            );
+        }
         assert_eq!(r.cost_levels.len(), c.asks.len(), "{id}");
         for (level, ask) in r.cost_levels.iter().zip(&c.asks) {
             assert_eq!(level.mapped, ask.cost.is_none(), "{id}");

@@ -85,21 +85,23 @@ pub enum Error {
     Store(#[from] tact_trajectory_store::Error),
 }
 
+/// The message and its sources joined by ": ", as `anyhow` prints `{:#}`
+/// (for the crate's tests).
+#[cfg(test)]
+pub(crate) fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut next = e.source();
+    while let Some(cause) = next {
+        s.push_str(": ");
+        s.push_str(&cause.to_string());
+        next = cause.source();
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The message and its sources joined by ": ", as `anyhow` prints `{:#}`.
-    fn chain(e: &dyn std::error::Error) -> String {
-        let mut s = e.to_string();
-        let mut next = e.source();
-        while let Some(cause) = next {
-            s.push_str(": ");
-            s.push_str(&cause.to_string());
-            next = cause.source();
-        }
-        s
-    }
 
     #[test]
     fn causes_are_sources_not_repeated_in_the_message() {

@@ -84,17 +84,7 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn chain(e: &dyn std::error::Error) -> String {
-        let mut s = e.to_string();
-        let mut next = e.source();
-        while let Some(cause) = next {
-            s.push_str(": ");
-            s.push_str(&cause.to_string());
-            next = cause.source();
-        }
-        s
-    }
+    use crate::error::chain;
 
     #[test]
     fn config_rejects_unknown_tables_and_bad_values() {
