@@ -622,3 +622,35 @@ fn route_seed_strategy() {
         &[]
     )));
 }
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tact"))
+        .args(["questions", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn tact");
+    // The reader goes away before tact writes a byte (`| head -0`).
+    drop(child.stdout.take());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"Done. Ship it? Or wait for QA?")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn os_errors_are_said_once() {
+    let o = tact(&["score", "/nonexistent/s.json"], None);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.matches("os error 2").count(), 1, "{err}");
+    assert!(err.contains("cannot read /nonexistent/s.json"), "{err}");
+}
