@@ -445,6 +445,20 @@ impl Session {
         }
         let max = self.ppp_env.max_level();
         for (t, turn) in self.turns.iter().enumerate() {
+            for (e, event) in turn.events.iter().enumerate() {
+                // The store keeps steps exact in SQLite's signed integer.
+                if let Event::Tool(ToolCall {
+                    step: Some(step), ..
+                }) = event
+                {
+                    if i64::try_from(*step).is_err() {
+                        return Err(err(format!(
+                            "turn {t}, event {e}: step {step} is above {}",
+                            i64::MAX
+                        )));
+                    }
+                }
+            }
             for (i, q) in turn.questions.iter().flatten().enumerate() {
                 if let Some(level) = q.cost.filter(|l| !(1..=max).contains(l)) {
                     return Err(err(format!(

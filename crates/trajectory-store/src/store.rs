@@ -324,7 +324,7 @@ impl Store {
                 .collect::<Result<_, _>>()?;
             session.turns.push(turn);
         }
-        let raw_calls: Vec<(u32, Option<u32>, String, String, bool, u64)> = self
+        let raw_calls: Vec<(u32, Option<u64>, String, String, bool, u64)> = self
             .conn
             .prepare_cached(
                 "SELECT position, step, name, params, ok, output_chars FROM tool_calls
@@ -333,7 +333,8 @@ impl Store {
             .query_map([id], |r| {
                 Ok((
                     r.get(0)?,
-                    r.get(1)?,
+                    r.get::<_, Option<i64>>(1)?
+                        .map(|v| u64::try_from(v).unwrap_or(0)),
                     r.get(2)?,
                     r.get(3)?,
                     r.get(4)?,
@@ -608,10 +609,21 @@ fn write_session(
         for c in &s.tool_calls {
             // The sensitive-content detector runs before anything is written.
             let params_json = redact_value(scanner, &c.params)?;
+            // Steps are kept exact; one SQLite cannot hold is refused.
+            let step = c
+                .step
+                .map(|n| {
+                    i64::try_from(n).map_err(|_| {
+                        rusqlite::Error::ToSqlConversionFailure(
+                            format!("step {n} is above {}", i64::MAX).into(),
+                        )
+                    })
+                })
+                .transpose()?;
             c_stmt.execute(params![
                 id,
                 c.position,
-                c.step,
+                step,
                 redact_text(scanner, &c.name)?,
                 serde_json::to_string(&params_json)?,
                 c.ok,

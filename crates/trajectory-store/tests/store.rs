@@ -389,3 +389,26 @@ proptest! {
         prop_assert!(score.total.is_finite());
     }
 }
+
+#[test]
+fn steps_above_u32_are_kept_exact() {
+    let mut store = Store::open_in_memory().unwrap();
+    let mut s = session("steps", 0, 1);
+    let step = |n: u64| ToolCallRecord {
+        position: 1,
+        step: Some(n),
+        name: "read_file".into(),
+        params: serde_json::json!({}),
+        ok: true,
+        output_chars: 0,
+    };
+    // Two steps that a clamp to u32::MAX would merge.
+    s.tool_calls = vec![step(4_294_967_296), step(4_294_967_297)];
+    store.ingest(&s).unwrap();
+    let back = store
+        .load(&s.spec_id, &s.agent, &s.run_id)
+        .unwrap()
+        .unwrap();
+    let steps: Vec<Option<u64>> = back.session.tool_calls.iter().map(|c| c.step).collect();
+    assert_eq!(steps, [Some(4_294_967_296), Some(4_294_967_297)]);
+}
