@@ -47,10 +47,9 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         bail!("give a trajectory FILE (or - for stdin), or --follow");
     };
     if path.as_os_str() == "-" {
-        let mut text = String::new();
-        stdin
-            .read_to_string(&mut text)
-            .context("cannot read stdin")?;
+        let mut bytes = Vec::new();
+        stdin.read_to_end(&mut bytes).context("cannot read stdin")?;
+        let text = tact_core::dataset::decode_text("stdin", bytes)?;
         return run_guide("stdin", &text, args.json, out);
     }
     run_guide_file(path, args.json, out)
@@ -279,8 +278,8 @@ pub fn run_guide(source: &str, text: &str, json: bool, out: &mut impl Write) -> 
 
 /// `tact guide FILE`: reads `path` and runs [`run_guide`].
 pub fn run_guide_file(path: &Path, json: bool, out: &mut impl Write) -> Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // Bytes that are not UTF-8 are an error naming file and line.
+    let text = tact_core::dataset::read_text(path)?;
     run_guide(&path.display().to_string(), &text, json, out)
 }
 

@@ -654,3 +654,42 @@ fn os_errors_are_said_once() {
     assert_eq!(err.matches("os error 2").count(), 1, "{err}");
     assert!(err.contains("cannot read /nonexistent/s.json"), "{err}");
 }
+
+fn temp_bytes(name: &str, body: &[u8]) -> std::path::PathBuf {
+    let p = temp_file(name, "");
+    std::fs::write(&p, body).unwrap();
+    p
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_named_by_file_and_line() {
+    // Latin-1 `é` (0xe9) on line 3 of each file.
+    let session = temp_bytes(
+        "latin1_session.json",
+        b"{\n  \"agent\": \"a\",\n  \"context\": \"caf\xe9\",\n  \"outcome\": {\"kind\": \"build\", \"success\": true}\n}\n",
+    );
+    let trajectory = temp_bytes(
+        "latin1_guide.jsonl",
+        b"{\"events\": []}\n{\"events\": []}\n{\"events\": [{\"type\": \"user\", \"text\": \"caf\xe9\"}]}\n",
+    );
+    let history = temp_bytes(
+        "latin1_history.jsonl",
+        b"// oldest first\n{\"type\":\"RETRIEVAL\",\"snippet\":\"a\"}\n{\"type\":\"RETRIEVAL\",\"snippet\":\"caf\xe9\"}\n",
+    );
+    for (args, file) in [
+        (vec!["score", session.to_str().unwrap()], &session),
+        (vec!["guide", trajectory.to_str().unwrap()], &trajectory),
+        (
+            vec!["route", "hi", "--history", history.to_str().unwrap()],
+            &history,
+        ),
+    ] {
+        let o = tact_env(&args, &[]);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!("{}:3: invalid UTF-8", file.display())),
+            "{args:?}: {err}"
+        );
+    }
+}
