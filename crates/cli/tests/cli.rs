@@ -693,3 +693,32 @@ fn bytes_that_are_not_utf8_are_named_by_file_and_line() {
         );
     }
 }
+
+const FAILING_TESTS: &str = r#"{"type":"user","text":"fix the build"}
+{"type":"tool","name":"run_tests","params":{"cmd":"cargo test"},"ok":false,"output":"error[E0308]: mismatched types at src/lib.rs:10"}
+{"type":"tool","name":"run_tests","params":{"cmd":"cargo test"},"ok":false,"output":"error[E0308]: mismatched types at src/lib.rs:12"}
+{"type":"tool","name":"run_tests","params":{"cmd":"cargo test"},"ok":false,"output":"error[E0308]: mismatched types at src/lib.rs:14"}
+"#;
+
+#[test]
+fn guide_follow_reports_a_bad_line_and_goes_on() {
+    let mut lines: Vec<&str> = FAILING_TESTS.lines().collect();
+    lines.insert(1, "npm WARN deprecated left-pad");
+    let input = lines.join("\n");
+    let o = tact(&["guide", "--follow"], Some(&input));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("warning: stdin:2: not valid JSON"), "{err}");
+    // The events after the bad line are still followed.
+    assert!(out(&o).contains("error_streak"), "{err}");
+}
+
+#[test]
+fn guide_file_takes_the_bare_event_lines_follow_takes() {
+    let file = temp_file("bare_events.jsonl", FAILING_TESTS);
+    let text = out(&tact(&["guide", file.to_str().unwrap()], None));
+    assert!(text.contains("error_streak"), "{text}");
+    let events: Vec<&str> = FAILING_TESTS.lines().collect();
+    let whole = format!("{{\"events\": [{}]}}", events.join(","));
+    let same = out(&tact(&["guide", "-"], Some(&whole)));
+    assert_eq!(text.replacen(&file.display().to_string(), "stdin", 1), same);
+}
