@@ -285,7 +285,10 @@ impl Job {
     /// Runs the job over a session file (`.json`: one session; `.jsonl`:
     /// one per line) or a folder, walked recursively for `.json` and
     /// `.jsonl` files (other files, and entries starting with `.`, are
-    /// skipped; symbolic links to folders are not followed).
+    /// skipped; symbolic links to folders are not followed). A FIFO,
+    /// socket or device, given or found, is a [`SessionError`]
+    /// ([`SessionErrorKind::NotRegular`]) and never opened; a line that
+    /// is not UTF-8 is an error of its session alone.
     ///
     /// Fails (before anything is stored) when `path` cannot be read or
     /// holds no session file, or when the database cannot be opened; a
@@ -528,7 +531,8 @@ fn start_lines(text: &[u8], format: SessionFormat, expected: usize) -> Vec<Optio
 /// The session files under `path`, sorted: `path` itself when it is a
 /// file, else every `.json` and `.jsonl` file below it (symbolic links
 /// to folders and entries starting with `.` are not followed). Folders
-/// that cannot be read are reported in `errors`.
+/// that cannot be read, and FIFOs, sockets and devices (`path` itself, or
+/// named like a session file), are reported in `errors`.
 fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Result<Vec<PathBuf>> {
     let meta = std::fs::metadata(path).map_err(|source| Error::Read {
         path: path.to_owned(),
