@@ -142,6 +142,21 @@ fn a_line_that_is_not_utf8_is_named_by_file_and_line() {
 }
 
 #[test]
+fn a_missing_dataset_says_its_os_error_once() {
+    let o = xtask(&[
+        "eval",
+        "--task",
+        "effort",
+        "--dataset",
+        "/nonexistent/d.jsonl",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cannot read /nonexistent/d.jsonl"), "{err}");
+    assert_eq!(err.matches("os error 2").count(), 1, "{err}");
+}
+
+#[test]
 fn unknown_tasks_and_strategies_are_clear_errors() {
     let o = xtask(&["eval", "--task", "astrology"]);
     assert_eq!(o.status.code(), Some(2));
