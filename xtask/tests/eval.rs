@@ -117,6 +117,46 @@ fn a_bad_line_is_an_error_naming_file_and_line() {
 }
 
 #[test]
+fn a_line_that_is_not_utf8_is_named_by_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("tact-xtask-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("latin1.jsonl");
+    let mut bytes = std::fs::read(data("effort_small.jsonl")).unwrap();
+    bytes.extend_from_slice(b"{\"text\": \"caf\xe9?\", \"label\": \"low\"}\n");
+    let line = bytes.iter().filter(|&&b| b == b'\n').count();
+    std::fs::write(&bad, bytes).unwrap();
+    let o = xtask(&[
+        "eval",
+        "--task",
+        "effort",
+        "--dataset",
+        bad.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("latin1.jsonl:{line}: invalid UTF-8")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_dataset_says_its_os_error_once() {
+    let o = xtask(&[
+        "eval",
+        "--task",
+        "effort",
+        "--dataset",
+        "/nonexistent/d.jsonl",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cannot read /nonexistent/d.jsonl"), "{err}");
+    assert_eq!(err.matches("os error 2").count(), 1, "{err}");
+}
+
+#[test]
 fn unknown_tasks_and_strategies_are_clear_errors() {
     let o = xtask(&["eval", "--task", "astrology"]);
     assert_eq!(o.status.code(), Some(2));

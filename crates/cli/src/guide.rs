@@ -39,7 +39,7 @@ pub struct GuideArgs {
 /// Runs `tact guide` with `stdin` for `--follow` and `-`.
 pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> Result<()> {
     if args.follow {
-        let summary = follow(stdin, args.mode, args.json, out)?;
+        let summary = follow(stdin, args.mode, args.json, out, &mut std::io::stderr())?;
         tracing::info!(?summary, "guide --follow finished");
         return Ok(());
     }
@@ -47,10 +47,9 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         bail!("give a trajectory FILE (or - for stdin), or --follow");
     };
     if path.as_os_str() == "-" {
-        let mut text = String::new();
-        stdin
-            .read_to_string(&mut text)
-            .context("cannot read stdin")?;
+        let mut bytes = Vec::new();
+        stdin.read_to_end(&mut bytes).context("cannot read stdin")?;
+        let text = tact_core::dataset::decode_text("stdin", bytes)?;
         return run_guide("stdin", &text, args.json, out);
     }
     run_guide_file(path, args.json, out)
@@ -126,10 +125,40 @@ pub fn parse_inputs(source: &str, text: &str) -> Result<Vec<GuideInput>> {
         }
     }
     let lines = parse_jsonl::<Value>(source, text)?;
+    if lines
+        .first()
+        .is_some_and(|l| l.record.get("type").is_some())
+    {
+        return Ok(vec![event_lines(source, lines)?]);
+    }
     lines
         .into_iter()
         .map(|l| input_from_value(format!("{source}:{}", l.line), l.record))
         .collect()
+}
+
+/// One headless trajectory from JSON Lines of bare events, as
+/// `--follow` reads them (`{"pending": [...]}` lines propose calls).
+fn event_lines(source: &str, lines: Vec<tact_core::dataset::Line<Value>>) -> Result<GuideInput> {
+    let mut trajectory = Trajectory::default();
+    for l in lines {
+        let at = format!("{source}:{}", l.line);
+        if l.record.get("type").is_some() {
+            let event = serde_json::from_value(l.record).map_err(|e| anyhow!("{at}: {e}"))?;
+            trajectory.events.push(event);
+        } else if let Some(p) = l.record.get("pending") {
+            let pending: Vec<PendingCall> = serde_json::from_value(p.clone())
+                .map_err(|e| anyhow!("{at}: bad `pending`: {e}"))?;
+            trajectory.pending = pending;
+        } else {
+            bail!("{at}: expected an event (with `type`) or `{{\"pending\": [...]}}`");
+        }
+    }
+    Ok(GuideInput {
+        source: source.to_owned(),
+        trajectory,
+        expect: None,
+    })
 }
 
 /// One classifier that fired.
@@ -279,8 +308,8 @@ pub fn run_guide(source: &str, text: &str, json: bool, out: &mut impl Write) -> 
 
 /// `tact guide FILE`: reads `path` and runs [`run_guide`].
 pub fn run_guide_file(path: &Path, json: bool, out: &mut impl Write) -> Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // Bytes that are not UTF-8 are an error naming file and line.
+    let text = tact_core::dataset::read_text(path)?;
     run_guide(&path.display().to_string(), &text, json, out)
 }
 
@@ -293,6 +322,8 @@ pub struct FollowSummary {
     pub proposals: usize,
     /// Nudges printed.
     pub nudges: usize,
+    /// Bad lines reported and skipped.
+    pub skipped: usize,
 }
 
 /// One `--follow --json` line.
@@ -335,46 +366,66 @@ fn write_nudge(n: &Nudge, json: bool, out: &mut impl Write) -> Result<()> {
 /// (`{"pending": [{"name": ..., "params": {...}}]}`), and prints each
 /// nudge of the default providers as soon as it fires (flushing `out`),
 /// with cooldowns and once-per-streak applied. Blank and `//` lines are
-/// skipped; a bad line stops with an error naming `stdin:LINE`.
+/// skipped; a bad line (not UTF-8, not JSON, not an event nor a proposal)
+/// is reported on `err` as `warning: stdin:LINE: ...` and the stream goes
+/// on, as a host's log stream needs. Only a failure to read stops it.
 pub fn follow(
-    reader: impl BufRead,
+    mut reader: impl BufRead,
     mode: Mode,
     json: bool,
     out: &mut impl Write,
+    err: &mut impl Write,
 ) -> Result<FollowSummary> {
     let mut guide = Guide::new(mode);
     let mut summary = FollowSummary::default();
-    for (i, line) in reader.lines().enumerate() {
-        let n = i + 1;
-        let line = line.with_context(|| format!("stdin:{n}: cannot read"))?;
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with("//") {
-            continue;
+    let mut bytes = Vec::new();
+    for n in 1.. {
+        bytes.clear();
+        let read = reader
+            .read_until(b'\n', &mut bytes)
+            .with_context(|| format!("stdin:{n}: cannot read"))?;
+        if read == 0 {
+            break;
         }
-        let value: Value =
-            serde_json::from_str(trimmed).map_err(|e| anyhow!("stdin:{n}: not valid JSON: {e}"))?;
-        let nudges = if value.get("type").is_some() {
-            let event: Event =
-                serde_json::from_value(value).map_err(|e| anyhow!("stdin:{n}: {e}"))?;
-            summary.events += 1;
-            guide.observe(&event)
-        } else if let Some(p) = value.get("pending") {
-            let pending: Vec<PendingCall> = serde_json::from_value(p.clone())
-                .map_err(|e| anyhow!("stdin:{n}: bad `pending`: {e}"))?;
-            summary.proposals += 1;
-            guide.propose(pending)
-        } else {
-            return Err(anyhow!(
-                "stdin:{n}: expected an event (with `type`) or `{{\"pending\": [...]}}`"
-            ));
-        };
-        for nudge in &nudges {
-            write_nudge(nudge, json, out)?;
-            summary.nudges += 1;
+        match follow_line(&mut guide, &mut summary, &bytes) {
+            Ok(nudges) => {
+                for nudge in &nudges {
+                    write_nudge(nudge, json, out)?;
+                    summary.nudges += 1;
+                }
+            }
+            Err(e) => {
+                summary.skipped += 1;
+                writeln!(err, "warning: stdin:{n}: {e} (skipped)")?;
+                err.flush()?;
+            }
         }
     }
     out.flush()?;
     Ok(summary)
+}
+
+/// Feeds one `--follow` line to the guide: the nudges it fires (none for
+/// a blank or `//` line), or why the line is bad.
+fn follow_line(guide: &mut Guide, summary: &mut FollowSummary, bytes: &[u8]) -> Result<Vec<Nudge>> {
+    let line = std::str::from_utf8(bytes).map_err(|_| anyhow!("invalid UTF-8"))?;
+    let trimmed = line.trim();
+    if trimmed.is_empty() || trimmed.starts_with("//") {
+        return Ok(Vec::new());
+    }
+    let value: Value = serde_json::from_str(trimmed).map_err(|e| anyhow!("not valid JSON: {e}"))?;
+    if value.get("type").is_some() {
+        let event: Event = serde_json::from_value(value)?;
+        summary.events += 1;
+        Ok(guide.observe(&event))
+    } else if let Some(p) = value.get("pending") {
+        let pending: Vec<PendingCall> =
+            serde_json::from_value(p.clone()).map_err(|e| anyhow!("bad `pending`: {e}"))?;
+        summary.proposals += 1;
+        Ok(guide.propose(pending))
+    } else {
+        bail!("expected an event (with `type`) or `{{\"pending\": [...]}}`")
+    }
 }
 
 #[cfg(test)]
@@ -454,7 +505,14 @@ mod tests {
         input.push_str(r#"{"pending":[{"name":"db","params":{"password":"pw-1234"}}]}"#);
         input.push('\n');
         let mut out = Vec::new();
-        let s = follow(input.as_bytes(), Mode::Interactive, false, &mut out).unwrap();
+        let s = follow(
+            input.as_bytes(),
+            Mode::Interactive,
+            false,
+            &mut out,
+            &mut Vec::new(),
+        )
+        .unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("    ")).collect();
         assert_eq!((s.events, s.proposals), (7, 1));
@@ -473,7 +531,14 @@ mod tests {
         assert!(!text.contains("pw-1234"));
 
         let mut out = Vec::new();
-        follow(input.as_bytes(), Mode::Interactive, true, &mut out).unwrap();
+        follow(
+            input.as_bytes(),
+            Mode::Interactive,
+            true,
+            &mut out,
+            &mut Vec::new(),
+        )
+        .unwrap();
         let first: Value =
             serde_json::from_str(String::from_utf8(out).unwrap().lines().next().unwrap()).unwrap();
         assert_eq!(
@@ -515,17 +580,23 @@ mod tests {
     }
 
     #[test]
-    fn follow_rejects_bad_lines_with_their_number() {
-        let mut out = Vec::new();
-        let err = follow(
-            "\n{\"type\":\"user\"}\n{\"type\":\"bogus\"}\n".as_bytes(),
-            Mode::Headless,
-            false,
-            &mut out,
-        )
-        .unwrap_err();
-        assert!(err.to_string().starts_with("stdin:3: "), "{err}");
-        let err = follow("[1]\n".as_bytes(), Mode::Headless, false, &mut out).unwrap_err();
-        assert!(err.to_string().starts_with("stdin:1: "), "{err}");
+    fn follow_reports_bad_lines_with_their_number_and_goes_on() {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let input = b"\n{\"type\":\"user\"}\n{\"type\":\"bogus\"}\nnpm WARN deprecated\n[1]\n\xff\n{\"type\":\"user\"}\n";
+        let s = follow(&input[..], Mode::Headless, false, &mut out, &mut err).unwrap();
+        assert_eq!((s.events, s.skipped), (2, 4));
+        let err = String::from_utf8(err).unwrap();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 4, "{err}");
+        assert!(lines[0].starts_with("warning: stdin:3: "), "{err}");
+        assert!(
+            lines[1].starts_with("warning: stdin:4: not valid JSON"),
+            "{err}"
+        );
+        assert!(
+            lines[2].starts_with("warning: stdin:5: expected an event"),
+            "{err}"
+        );
+        assert_eq!(lines[3], "warning: stdin:6: invalid UTF-8 (skipped)");
     }
 }

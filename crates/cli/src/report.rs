@@ -58,7 +58,8 @@ pub fn run(args: &ReportArgs, out: &mut impl Write) -> Result<()> {
         );
     }
     let store = Store::open_read_only(&args.db)?;
-    let t = read(&store)?;
+    // A query's SQLite error does not name the file: say which.
+    let t = read(&store).with_context(|| format!("cannot read {}", args.db.display()))?;
     out.write_all(render_text(&t).as_bytes())?;
     if let Some(dir) = &args.out {
         let path = write_html(&t, dir)?;

@@ -55,8 +55,8 @@ pub fn router(args: &RouteArgs, slots: ModelSlots) -> Result<Router> {
 /// (blank and `//` lines skipped). Errors name the file and, for JSONL,
 /// the line.
 pub fn read_history(path: &Path) -> Result<Vec<IntentEntry>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // Bytes that are not UTF-8 are an error naming file and line.
+    let text = tact_core::dataset::read_text(path)?;
     if text.trim_start().starts_with('[') {
         return serde_json::from_str(&text)
             .with_context(|| format!("{}: not a JSON array of history entries", path.display()));

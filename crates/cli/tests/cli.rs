@@ -625,6 +625,106 @@ fn route_seed_strategy() {
 }
 
 #[test]
+fn a_closed_stdout_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tact"))
+        .args(["questions", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn tact");
+    // The reader goes away before tact writes a byte (`| head -0`).
+    drop(child.stdout.take());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"Done. Ship it? Or wait for QA?")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn os_errors_are_said_once() {
+    let o = tact(&["score", "/nonexistent/s.json"], None);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.matches("os error 2").count(), 1, "{err}");
+    assert!(err.contains("cannot read /nonexistent/s.json"), "{err}");
+}
+
+fn temp_bytes(name: &str, body: &[u8]) -> std::path::PathBuf {
+    let p = temp_file(name, "");
+    std::fs::write(&p, body).unwrap();
+    p
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_named_by_file_and_line() {
+    // Latin-1 `é` (0xe9) on line 3 of each file.
+    let session = temp_bytes(
+        "latin1_session.json",
+        b"{\n  \"agent\": \"a\",\n  \"context\": \"caf\xe9\",\n  \"outcome\": {\"kind\": \"build\", \"success\": true}\n}\n",
+    );
+    let trajectory = temp_bytes(
+        "latin1_guide.jsonl",
+        b"{\"events\": []}\n{\"events\": []}\n{\"events\": [{\"type\": \"user\", \"text\": \"caf\xe9\"}]}\n",
+    );
+    let history = temp_bytes(
+        "latin1_history.jsonl",
+        b"// oldest first\n{\"type\":\"RETRIEVAL\",\"snippet\":\"a\"}\n{\"type\":\"RETRIEVAL\",\"snippet\":\"caf\xe9\"}\n",
+    );
+    for (args, file) in [
+        (vec!["score", session.to_str().unwrap()], &session),
+        (vec!["guide", trajectory.to_str().unwrap()], &trajectory),
+        (
+            vec!["route", "hi", "--history", history.to_str().unwrap()],
+            &history,
+        ),
+    ] {
+        let o = tact_env(&args, &[]);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!("{}:3: invalid UTF-8", file.display())),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+const FAILING_TESTS: &str = r#"{"type":"user","text":"fix the build"}
+{"type":"tool","name":"run_tests","params":{"cmd":"cargo test"},"ok":false,"output":"error[E0308]: mismatched types at src/lib.rs:10"}
+{"type":"tool","name":"run_tests","params":{"cmd":"cargo test"},"ok":false,"output":"error[E0308]: mismatched types at src/lib.rs:12"}
+{"type":"tool","name":"run_tests","params":{"cmd":"cargo test"},"ok":false,"output":"error[E0308]: mismatched types at src/lib.rs:14"}
+"#;
+
+#[test]
+fn guide_follow_reports_a_bad_line_and_goes_on() {
+    let mut lines: Vec<&str> = FAILING_TESTS.lines().collect();
+    lines.insert(1, "npm WARN deprecated left-pad");
+    let input = lines.join("\n");
+    let o = tact(&["guide", "--follow"], Some(&input));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("warning: stdin:2: not valid JSON"), "{err}");
+    // The events after the bad line are still followed.
+    assert!(out(&o).contains("error_streak"), "{err}");
+}
+
+#[test]
+fn guide_file_takes_the_bare_event_lines_follow_takes() {
+    let file = temp_file("bare_events.jsonl", FAILING_TESTS);
+    let text = out(&tact(&["guide", file.to_str().unwrap()], None));
+    assert!(text.contains("error_streak"), "{text}");
+    let events: Vec<&str> = FAILING_TESTS.lines().collect();
+    let whole = format!("{{\"events\": [{}]}}", events.join(","));
+    let same = out(&tact(&["guide", "-"], Some(&whole)));
+    assert_eq!(text.replacen(&file.display().to_string(), "stdin", 1), same);
+}
+
+#[test]
 fn an_empty_question_is_an_error() {
     for q in ["", "   "] {
         let o = tact(&["effort", q], None);

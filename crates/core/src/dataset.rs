@@ -52,13 +52,36 @@ pub fn parse_jsonl<T: DeserializeOwned>(source: &str, text: &str) -> Result<Vec<
     Ok(out)
 }
 
-/// Reads and parses a JSONL file (see [`parse_jsonl`]).
+/// Reads and parses a JSONL file (see [`parse_jsonl`]); a line that is
+/// not UTF-8 is an error naming file and line (see [`read_text`]).
 pub fn read_jsonl<T: DeserializeOwned>(path: &Path) -> Result<Vec<Line<T>>, Error> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+    let text = read_text(path)?;
+    parse_jsonl(&path.display().to_string(), &text)
+}
+
+/// Reads a text file whole. Bytes that are not UTF-8 are an
+/// [`Error::Dataset`] naming the file and the line that holds them
+/// (`FILE:LINE: invalid UTF-8`), where the standard library names nothing.
+pub fn read_text(path: &Path) -> Result<String, Error> {
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
         path: path.to_owned(),
         source,
     })?;
-    parse_jsonl(&path.display().to_string(), &text)
+    decode_text(&path.display().to_string(), bytes)
+}
+
+/// The text of `bytes` read from `source` (a file, `stdin`); bytes that
+/// are not UTF-8 are an [`Error::Dataset`] naming `source` and their line
+/// (`SOURCE:LINE: invalid UTF-8`).
+pub fn decode_text(source: &str, bytes: Vec<u8>) -> Result<String, Error> {
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        Error::Dataset {
+            file: source.to_owned(),
+            line: valid.iter().filter(|&&b| b == b'\n').count() + 1,
+            message: "invalid UTF-8".into(),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -77,6 +100,20 @@ mod tests {
         let recs: Vec<Line<Rec>> = parse_jsonl("f.jsonl", t).unwrap();
         assert_eq!(recs.len(), 1);
         assert_eq!(recs[0].line, 3);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_named() {
+        let path =
+            std::env::temp_dir().join(format!("tact-core-utf8-{}.jsonl", std::process::id()));
+        std::fs::write(
+            &path,
+            b"{\"text\":\"a\",\"label\":\"low\"}\n{\"text\":\"\xff\"}\n",
+        )
+        .unwrap();
+        let err = read_jsonl::<Rec>(&path).unwrap_err().to_string();
+        let _ = std::fs::remove_file(&path);
+        assert!(err.ends_with(".jsonl:2: invalid UTF-8"), "{err}");
     }
 
     #[test]

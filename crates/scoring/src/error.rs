@@ -68,8 +68,9 @@ pub enum Error {
         /// The value given.
         value: f64,
     },
-    /// A file could not be read.
-    #[error("cannot read {}: {source}", path.display())]
+    /// A file could not be read; the I/O error is its `source`, not part
+    /// of its message, so a chain printed with its causes says it once.
+    #[error("cannot read {}", path.display())]
     Io {
         /// The path that failed.
         path: PathBuf,

@@ -406,13 +406,17 @@ impl Session {
         Ok(session)
     }
 
-    /// Reads and validates a session file.
+    /// Reads and validates a session file; bytes that are not UTF-8 are
+    /// an error naming the file and their line.
     pub fn read(path: &Path) -> Result<Self, Error> {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
             path: path.to_owned(),
             source,
         })?;
-        Self::from_json(&text, Some(&path.display().to_string()))
+        let source = path.display().to_string();
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|e| invalid_utf8(&source, &bytes[..e.valid_up_to()], 1))?;
+        Self::from_json(text, Some(&source))
     }
 
     /// Checks what serde cannot: a non-empty agent name, an outcome score
@@ -445,6 +449,20 @@ impl Session {
         }
         let max = self.ppp_env.max_level();
         for (t, turn) in self.turns.iter().enumerate() {
+            for (e, event) in turn.events.iter().enumerate() {
+                // The store keeps steps exact in SQLite's signed integer.
+                if let Event::Tool(ToolCall {
+                    step: Some(step), ..
+                }) = event
+                {
+                    if i64::try_from(*step).is_err() {
+                        return Err(err(format!(
+                            "turn {t}, event {e}: step {step} is above {}",
+                            i64::MAX
+                        )));
+                    }
+                }
+            }
             for (i, q) in turn.questions.iter().flatten().enumerate() {
                 if let Some(level) = q.cost.filter(|l| !(1..=max).contains(l)) {
                     return Err(err(format!(
@@ -546,16 +564,69 @@ pub fn parse_sessions(
     }
 }
 
+/// The error of bytes that are not UTF-8 in a session file: `valid` is
+/// the text before them, which starts on `first_line`.
+fn invalid_utf8(source: &str, valid: &[u8], first_line: usize) -> Error {
+    let line = first_line + valid.iter().filter(|&&b| b == b'\n').count();
+    Error::Session {
+        source_name: Some(format!("{source}:{line}")),
+        message: "invalid UTF-8".into(),
+    }
+}
+
+/// Whether a line of a `.jsonl` file holds a session (it is neither blank
+/// nor a `//` comment); bytes that are not UTF-8 count as content.
+pub fn is_session_line(line: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(line);
+    let t = text.trim();
+    !t.is_empty() && !t.starts_with("//")
+}
+
+/// [`parse_sessions`] over a file's bytes: in a `.jsonl` file a line that
+/// is not UTF-8 is an error in its slot (`invalid session FILE:LINE:
+/// invalid UTF-8`) and the other lines are still read; a `.json` file that
+/// is not UTF-8 is one such error. Never panics.
+pub fn parse_session_bytes(
+    bytes: &[u8],
+    source: &str,
+    format: SessionFormat,
+) -> Vec<Result<LocatedSession, Error>> {
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    match format {
+        SessionFormat::Json => match std::str::from_utf8(bytes) {
+            Ok(text) => vec![parse_located(text, source, 1)],
+            Err(e) => vec![Err(invalid_utf8(source, &bytes[..e.valid_up_to()], 1))],
+        },
+        SessionFormat::JsonLines => bytes
+            .split(|&b| b == b'\n')
+            .enumerate()
+            .filter(|(_, l)| is_session_line(l))
+            .map(|(i, raw)| {
+                let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+                match std::str::from_utf8(raw) {
+                    Ok(l) => parse_located(l, source, i + 1),
+                    Err(_) => Err(invalid_utf8(source, &[], i + 1)),
+                }
+            })
+            .collect(),
+    }
+}
+
 /// Reads the sessions of a file: `.jsonl` holds one per line, any other
-/// file one session (see [`parse_sessions`]). Fails only when the file
-/// cannot be read (or is not UTF-8); bad sessions are errors in their slot.
+/// file one session (see [`parse_session_bytes`]). Fails only when the
+/// file cannot be read; bad sessions, and lines that are not UTF-8, are
+/// errors in their slot.
 pub fn read_sessions(path: &Path) -> Result<Vec<Result<LocatedSession, Error>>, Error> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
         path: path.to_owned(),
         source,
     })?;
     let format = SessionFormat::of(path).unwrap_or(SessionFormat::Json);
-    Ok(parse_sessions(&text, &path.display().to_string(), format))
+    Ok(parse_session_bytes(
+        &bytes,
+        &path.display().to_string(),
+        format,
+    ))
 }
 
 #[cfg(test)]

@@ -256,6 +256,73 @@ fn fatal_problems_come_before_anything_is_written() {
 }
 
 #[test]
+fn a_line_that_is_not_utf8_is_skipped_alone() {
+    let dir = scratch("utf8");
+    let line = |agent: &str| {
+        format!(
+            r#"{{"spec_id": "SPEC-U", "agent": "{agent}", "outcome": {{"kind": "build", "success": true}}}}"#
+        )
+    };
+    // Line 2 spells the agent `béa` in Latin-1: `é` is the byte 0xe9.
+    let mut bytes = format!("{}\n{}\n{}\n", line("ana"), line("b?a"), line("cy")).into_bytes();
+    let bad = bytes.iter().position(|&b| b == b'?').unwrap();
+    bytes[bad] = 0xe9;
+    let file = dir.join("latin1.jsonl");
+    std::fs::write(&file, bytes).unwrap();
+    let mut job = Job::builder()
+        .store(Store::open_in_memory().unwrap())
+        .build()
+        .unwrap();
+    let report = job.run_path(&file, |_| {}).unwrap();
+    assert_eq!((report.read, report.stored()), (3, 2));
+    assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
+    assert_eq!(report.errors[0].line, Some(2));
+    assert_eq!(
+        report.errors[0].to_string(),
+        format!("invalid session {}:2: invalid UTF-8", file.display())
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_are_skipped_and_said() {
+    let dir = scratch("fifo");
+    let input = dir.join("sessions");
+    std::fs::create_dir_all(&input).unwrap();
+    std::fs::copy(
+        repo("fixtures/sessions/spec_example/agent_a.json"),
+        input.join("agent_a.json"),
+    )
+    .unwrap();
+    let fifo = input.join("live.jsonl");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let mut job = Job::builder()
+        .store(Store::open_in_memory().unwrap())
+        .build()
+        .unwrap();
+    // Inside a walked folder: said, and never opened (it would block).
+    let report = job.run_path(&input, |_| {}).unwrap();
+    assert_eq!((report.stored(), report.files), (1, Some(1)));
+    assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
+    assert!(matches!(
+        report.errors[0].kind,
+        SessionErrorKind::NotRegular("FIFO")
+    ));
+    assert_eq!(
+        report.errors[0].to_string(),
+        format!("{}: not a regular file (FIFO)", fifo.display())
+    );
+    // Given as the path: the same, not "Not a directory".
+    let report = job.run_path(&fifo, |_| {}).unwrap();
+    assert_eq!(report.stored(), 0);
+    assert_eq!(
+        report.errors[0].to_string(),
+        format!("{}: not a regular file (FIFO)", fifo.display())
+    );
+}
+
+#[test]
 fn the_store_keeps_each_runs_final_consensus_score() {
     let mut job = Job::builder()
         .store(Store::open_in_memory().unwrap())

@@ -22,6 +22,23 @@ pub enum Error {
         /// What SQLite said.
         source: rusqlite::Error,
     },
+    /// The path is not a regular file (a folder, a FIFO, a device): it is
+    /// not opened, so a FIFO cannot block.
+    #[error("{}: not a regular file ({kind})", path.display())]
+    NotAFile {
+        /// The path given as the database.
+        path: PathBuf,
+        /// What it is: `folder`, `FIFO`, `socket`, ...
+        kind: &'static str,
+    },
+    /// Any other SQLite failure opening or reading the database file.
+    #[error("{}: {source}", path.display())]
+    Database {
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: rusqlite::Error,
+    },
     /// The database was written by a newer tact.
     #[error("{}: schema version {found} is newer than this tact supports ({supported})", path.display())]
     TooNew {
@@ -70,7 +87,10 @@ impl Error {
                     source: e,
                 }
             }
-            _ => Error::Sqlite(e),
+            _ => Error::Database {
+                path: path.to_owned(),
+                source: e,
+            },
         }
     }
 }

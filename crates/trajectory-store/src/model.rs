@@ -130,9 +130,10 @@ pub struct ViolationRecord {
 pub struct ToolCallRecord {
     /// Position of the event in the trajectory.
     pub position: u32,
-    /// The parallel step number, if given.
+    /// The parallel step number, if given: kept exact up to `i64::MAX`
+    /// (SQLite's integer); a larger step is not stored.
     #[serde(default)]
-    pub step: Option<u32>,
+    pub step: Option<u64>,
     /// The tool's name.
     pub name: String,
     /// The call's params (credentials are redacted before writing).

@@ -43,6 +43,7 @@ impl Store {
     /// the current schema.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Error> {
         let path = path.as_ref().to_owned();
+        check_regular(&path)?;
         let conn = Connection::open(&path).map_err(|e| Error::on_open(&path, e))?;
         Self::setup(conn, path, true)
     }
@@ -54,15 +55,29 @@ impl Store {
     }
 
     /// Opens an existing database for reading only; writes fail with
-    /// [`Error::ReadOnly`].
+    /// [`Error::ReadOnly`]. Nothing is written, not even in the folder: a
+    /// WAL database in a read-only folder (where SQLite cannot create its
+    /// `-wal` and `-shm` files) is opened as immutable when it has no
+    /// write-ahead log to lose. A path that is not a regular file is
+    /// [`Error::NotAFile`], never opened.
     pub fn open_read_only(path: impl AsRef<Path>) -> Result<Self, Error> {
         let path = path.as_ref().to_owned();
-        let conn = Connection::open_with_flags(
-            &path,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
-        )
-        .map_err(|e| Error::on_open(&path, e))?;
-        Self::setup(conn, path, false)
+        check_regular(&path)?;
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
+        let first = Connection::open_with_flags(&path, flags)
+            .map_err(|e| Error::on_open(&path, e))
+            .and_then(|conn| Self::setup(conn, path.clone(), false));
+        let mut wal = path.clone().into_os_string();
+        wal.push("-wal");
+        let no_log = std::fs::metadata(&wal).map_or(true, |m| m.len() == 0);
+        match first {
+            Err(Error::ReadOnly { .. } | Error::Database { .. }) if no_log => {
+                let conn = Connection::open_with_flags(immutable_uri(&path), flags)
+                    .map_err(|e| Error::on_open(&path, e))?;
+                Self::setup(conn, path, false)
+            }
+            other => other,
+        }
     }
 
     /// Opens a database and brings it only up to schema version `target`
@@ -70,6 +85,7 @@ impl Store {
     /// version).
     pub fn open_at_version(path: impl AsRef<Path>, target: i64) -> Result<Self, Error> {
         let path = path.as_ref().to_owned();
+        check_regular(&path)?;
         let conn = Connection::open(&path).map_err(|e| Error::on_open(&path, e))?;
         let mut store = Self::configure(conn, path.clone())?;
         migrate_to(&mut store.conn, target.min(SCHEMA_VERSION))
@@ -324,7 +340,7 @@ impl Store {
                 .collect::<Result<_, _>>()?;
             session.turns.push(turn);
         }
-        let raw_calls: Vec<(u32, Option<u32>, String, String, bool, u64)> = self
+        let raw_calls: Vec<(u32, Option<u64>, String, String, bool, u64)> = self
             .conn
             .prepare_cached(
                 "SELECT position, step, name, params, ok, output_chars FROM tool_calls
@@ -333,7 +349,8 @@ impl Store {
             .query_map([id], |r| {
                 Ok((
                     r.get(0)?,
-                    r.get(1)?,
+                    r.get::<_, Option<i64>>(1)?
+                        .map(|v| u64::try_from(v).unwrap_or(0)),
                     r.get(2)?,
                     r.get(3)?,
                     r.get(4)?,
@@ -500,6 +517,64 @@ impl Store {
 }
 
 /// A non-negative integer column as `u64`.
+/// Refuses a path that exists and is not a regular file (a folder, a
+/// FIFO that would block the open, a device).
+fn check_regular(path: &Path) -> Result<(), Error> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        // Missing (created by `open`) or unreadable (SQLite says why).
+        return Ok(());
+    };
+    if meta.is_file() {
+        return Ok(());
+    }
+    let t = meta.file_type();
+    let kind = if t.is_dir() {
+        "folder"
+    } else {
+        special_kind(&t)
+    };
+    Err(Error::NotAFile {
+        path: path.to_owned(),
+        kind,
+    })
+}
+
+#[cfg(unix)]
+fn special_kind(t: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        "FIFO"
+    } else if t.is_socket() {
+        "socket"
+    } else if t.is_char_device() {
+        "character device"
+    } else if t.is_block_device() {
+        "block device"
+    } else {
+        "special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: &std::fs::FileType) -> &'static str {
+    "special file"
+}
+
+/// The SQLite URI that opens `path` as immutable (no lock, no `-wal` or
+/// `-shm` file), its bytes percent-encoded where a URI needs it.
+fn immutable_uri(path: &Path) -> String {
+    let mut uri = String::from("file:");
+    for &b in path.as_os_str().as_encoded_bytes() {
+        if b.is_ascii_alphanumeric() || b"/._-~".contains(&b) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
+}
+
 fn count(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<u64> {
     r.get::<_, i64>(i).map(|v| u64::try_from(v).unwrap_or(0))
 }
@@ -617,10 +692,21 @@ fn write_session(
         for c in &s.tool_calls {
             // The sensitive-content detector runs before anything is written.
             let params_json = redact_value(scanner, &c.params)?;
+            // Steps are kept exact; one SQLite cannot hold is refused.
+            let step = c
+                .step
+                .map(|n| {
+                    i64::try_from(n).map_err(|_| {
+                        rusqlite::Error::ToSqlConversionFailure(
+                            format!("step {n} is above {}", i64::MAX).into(),
+                        )
+                    })
+                })
+                .transpose()?;
             c_stmt.execute(params![
                 id,
                 c.position,
-                c.step,
+                step,
                 redact_text(scanner, &c.name)?,
                 serde_json::to_string(&params_json)?,
                 c.ok,

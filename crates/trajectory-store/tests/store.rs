@@ -410,3 +410,117 @@ proptest! {
         prop_assert!(score.total.is_finite());
     }
 }
+
+#[test]
+fn steps_above_u32_are_kept_exact() {
+    let mut store = Store::open_in_memory().unwrap();
+    let mut s = session("steps", 0, 1);
+    let step = |n: u64| ToolCallRecord {
+        position: 1,
+        step: Some(n),
+        name: "read_file".into(),
+        params: serde_json::json!({}),
+        ok: true,
+        output_chars: 0,
+    };
+    // Two steps that a clamp to u32::MAX would merge.
+    s.tool_calls = vec![step(4_294_967_296), step(4_294_967_297)];
+    store.ingest(&s).unwrap();
+    let back = store
+        .load(&s.spec_id, &s.agent, &s.run_id)
+        .unwrap()
+        .unwrap();
+    let steps: Vec<Option<u64>> = back.session.tool_calls.iter().map(|c| c.step).collect();
+    assert_eq!(steps, [Some(4_294_967_296), Some(4_294_967_297)]);
+}
+
+/// Makes a folder read-only for the test's life: `chmod 555`, and when
+/// that does not stop this process (root), `chattr +i`. `None` when
+/// neither works here.
+#[cfg(unix)]
+struct ReadOnlyDir(PathBuf, bool);
+
+#[cfg(unix)]
+impl ReadOnlyDir {
+    fn new(dir: &Path) -> Option<Self> {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+        let probe = dir.join("probe");
+        if std::fs::write(&probe, "x").is_err() {
+            return Some(ReadOnlyDir(dir.to_owned(), false));
+        }
+        std::fs::remove_file(&probe).unwrap();
+        let immutable = Command::new("chattr")
+            .arg("+i")
+            .arg(dir)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        let guard = ReadOnlyDir(dir.to_owned(), immutable);
+        (immutable && std::fs::write(&probe, "x").is_err()).then_some(guard)
+    }
+}
+
+#[cfg(unix)]
+impl Drop for ReadOnlyDir {
+    fn drop(&mut self) {
+        use std::os::unix::fs::PermissionsExt;
+        if self.1 {
+            let _ = Command::new("chattr").arg("-i").arg(&self.0).status();
+        }
+        let _ = std::fs::set_permissions(&self.0, std::fs::Permissions::from_mode(0o755));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_wal_database_in_a_read_only_folder_is_read() {
+    let path = temp_db("ro-folder");
+    Store::open(&path)
+        .unwrap()
+        .ingest(&session("ro", 0, 1))
+        .unwrap();
+    let Some(_guard) = ReadOnlyDir::new(path.parent().unwrap()) else {
+        println!("skipped: no way to make a read-only folder here");
+        return;
+    };
+    let ro = Store::open_read_only(&path).unwrap();
+    assert_eq!(ro.trajectory_count().unwrap(), 1);
+    // Nothing was written next to the database.
+    let names: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["tact.db"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn what_is_not_a_file_is_named_and_never_opened() {
+    let path = temp_db("fifo");
+    let fifo = path.with_file_name("live.db");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for open in [Store::open_read_only, Store::open] {
+        let err = open(&fifo).unwrap_err();
+        assert!(
+            matches!(err, Error::NotAFile { kind: "FIFO", .. }),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!("{}: not a regular file (FIFO)", fifo.display())
+        );
+    }
+    let dir = path.parent().unwrap();
+    let err = Store::open_read_only(dir).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("{}: not a regular file (folder)", dir.display())
+    );
+}

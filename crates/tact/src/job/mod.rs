@@ -43,7 +43,8 @@ use std::sync::Arc;
 
 use tact_consensus::{Consensus, PppConfig};
 use tact_scoring::{
-    Judge, LocatedSession, Profile, Scorer, Session, SessionFormat, UserPreferences, parse_sessions,
+    Judge, LocatedSession, Profile, Scorer, Session, SessionFormat, UserPreferences,
+    is_session_line, parse_session_bytes,
 };
 use tact_trajectory_store::Store;
 
@@ -284,7 +285,10 @@ impl Job {
     /// Runs the job over a session file (`.json`: one session; `.jsonl`:
     /// one per line) or a folder, walked recursively for `.json` and
     /// `.jsonl` files (other files, and entries starting with `.`, are
-    /// skipped; symbolic links to folders are not followed).
+    /// skipped; symbolic links to folders are not followed). A FIFO,
+    /// socket or device, given or found, is a [`SessionError`]
+    /// ([`SessionErrorKind::NotRegular`]) and never opened; a line that
+    /// is not UTF-8 is an error of its session alone.
     ///
     /// Fails (before anything is stored) when `path` cannot be read or
     /// holds no session file, or when the database cannot be opened; a
@@ -313,7 +317,7 @@ impl Job {
                 files: files.len(),
             };
             progress(at(&tally));
-            let text = match std::fs::read_to_string(file) {
+            let text = match std::fs::read(file) {
                 Ok(t) => t,
                 Err(e) => {
                     tally
@@ -323,7 +327,7 @@ impl Job {
                 }
             };
             let format = SessionFormat::of(file).unwrap_or(SessionFormat::Json);
-            let results = parse_sessions(&text, &file.display().to_string(), format);
+            let results = parse_session_bytes(&text, &file.display().to_string(), format);
             let lines = start_lines(&text, format, results.len());
             tally.total += results.len();
             progress(at(&tally));
@@ -503,20 +507,17 @@ impl Job {
 }
 
 /// The line each session of `text` starts on, in the order
-/// [`parse_sessions`] returns them: 1 for a `.json` file, else each line
-/// that is neither blank nor a `//` comment (after a byte-order mark).
+/// [`parse_session_bytes`] returns them: 1 for a `.json` file, else each
+/// line that is neither blank nor a `//` comment (after a byte-order mark).
 /// `None` for every session when the count disagrees with `expected`.
-fn start_lines(text: &str, format: SessionFormat, expected: usize) -> Vec<Option<usize>> {
+fn start_lines(text: &[u8], format: SessionFormat, expected: usize) -> Vec<Option<usize>> {
     let lines: Vec<usize> = match format {
         SessionFormat::JsonLines => text
-            .strip_prefix('\u{feff}')
+            .strip_prefix(b"\xef\xbb\xbf")
             .unwrap_or(text)
-            .lines()
+            .split(|&b| b == b'\n')
             .enumerate()
-            .filter(|(_, l)| {
-                let t = l.trim();
-                !t.is_empty() && !t.starts_with("//")
-            })
+            .filter(|(_, l)| is_session_line(l))
             .map(|(i, _)| i + 1)
             .collect(),
         _ => vec![1],
@@ -531,7 +532,8 @@ fn start_lines(text: &str, format: SessionFormat, expected: usize) -> Vec<Option
 /// The session files under `path`, sorted: `path` itself when it is a
 /// file, else every `.json` and `.jsonl` file below it (symbolic links
 /// to folders and entries starting with `.` are not followed). Folders
-/// that cannot be read are reported in `errors`.
+/// that cannot be read, and FIFOs, sockets and devices (`path` itself, or
+/// named like a session file), are reported in `errors`.
 fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Result<Vec<PathBuf>> {
     let meta = std::fs::metadata(path).map_err(|source| Error::Read {
         path: path.to_owned(),
@@ -539,6 +541,11 @@ fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Result<Vec<Path
     })?;
     if meta.is_file() {
         return Ok(vec![path.to_owned()]);
+    }
+    if !meta.is_dir() {
+        let kind = SessionErrorKind::NotRegular(special_kind(&meta.file_type()));
+        errors.push(SessionError::in_file(path, None, kind));
+        return Ok(Vec::new());
     }
     let unreadable = |p: &Path, e| SessionError::in_file(p, None, SessionErrorKind::Read(e));
     let mut files = Vec::new();
@@ -565,8 +572,27 @@ fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Result<Vec<Path
             let p = entry.path();
             match entry.file_type() {
                 Ok(t) if t.is_dir() => dirs.push(p),
-                Ok(t) if t.is_file() && SessionFormat::of(&p).is_some() => files.push(p),
-                Ok(_) => {}
+                Ok(_) if SessionFormat::of(&p).is_none() => {}
+                Ok(t) if t.is_file() => files.push(p),
+                // A link to a session file is read; a link to a folder is
+                // not followed.
+                Ok(t) if t.is_symlink() => match std::fs::metadata(&p) {
+                    Ok(m) if m.is_file() => files.push(p),
+                    Ok(m) if m.is_dir() => {}
+                    Ok(m) => errors.push(SessionError::in_file(
+                        &p,
+                        None,
+                        SessionErrorKind::NotRegular(special_kind(&m.file_type())),
+                    )),
+                    Err(e) => errors.push(unreadable(&p, e)),
+                },
+                // A FIFO, socket or device named like a session file: said,
+                // never opened (a FIFO would block).
+                Ok(t) => errors.push(SessionError::in_file(
+                    &p,
+                    None,
+                    SessionErrorKind::NotRegular(special_kind(&t)),
+                )),
                 Err(e) => errors.push(unreadable(&p, e)),
             }
         }
@@ -575,19 +601,46 @@ fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Result<Vec<Path
     Ok(files)
 }
 
+/// What a path that is neither a regular file nor a folder is.
+fn special_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "FIFO";
+        }
+        if t.is_socket() {
+            return "socket";
+        }
+        if t.is_char_device() {
+            return "character device";
+        }
+        if t.is_block_device() {
+            return "block device";
+        }
+    }
+    if t.is_symlink() {
+        return "symbolic link";
+    }
+    "special file"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn start_lines_follow_the_jsonl_rules() {
-        let text = "\u{feff}{}\n\n// note\n  {}\n{}";
+        let text = "\u{feff}{}\n\n// note\n  {}\n{}".as_bytes();
         assert_eq!(
             start_lines(text, SessionFormat::JsonLines, 3),
             [Some(1), Some(4), Some(5)]
         );
-        assert_eq!(start_lines("{}", SessionFormat::Json, 1), [Some(1)]);
-        assert_eq!(start_lines("{}", SessionFormat::JsonLines, 2), [None, None]);
+        assert_eq!(start_lines(b"{}", SessionFormat::Json, 1), [Some(1)]);
+        assert_eq!(
+            start_lines(b"{}", SessionFormat::JsonLines, 2),
+            [None, None]
+        );
     }
 
     #[test]

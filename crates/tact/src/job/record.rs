@@ -73,7 +73,7 @@ pub(crate) fn replay(session: &Session) -> Replay {
                 )]));
                 out.tool_calls.push(ToolCallRecord {
                     position: u32_of(guide.analysis().position()),
-                    step: call.step.map(|s| u32::try_from(s).unwrap_or(u32::MAX)),
+                    step: call.step,
                     name: call.name.clone(),
                     params: call.params.clone(),
                     ok: call.ok,

@@ -33,6 +33,10 @@ pub struct Progress<'a> {
 pub enum SessionErrorKind {
     /// The file or folder could not be read.
     Read(std::io::Error),
+    /// The path is not a regular file nor a folder (a FIFO, a socket, a
+    /// device): it is not opened, so a FIFO cannot block the job. The
+    /// text names what it is (`FIFO`, `socket`, ...).
+    NotRegular(&'static str),
     /// The session does not parse or breaks a rule of the format; the
     /// message names file, line and column.
     Invalid(tact_scoring::Error),
@@ -102,6 +106,9 @@ impl fmt::Display for SessionError {
             // The scoring crate's message already names file, line and column.
             SessionErrorKind::Invalid(e) if self.file.is_some() => write!(f, "{e}"),
             SessionErrorKind::Invalid(e) => write!(f, "{}: {e}", self.at()),
+            SessionErrorKind::NotRegular(what) => {
+                write!(f, "{}: not a regular file ({what})", self.at())
+            }
             SessionErrorKind::NoSpec => write!(
                 f,
                 "{}: the session has no `spec_id` (tact run groups sessions by spec)",
@@ -120,7 +127,7 @@ impl std::error::Error for SessionError {
             SessionErrorKind::Invalid(e) => Some(e),
             SessionErrorKind::Stage(e) => Some(e),
             SessionErrorKind::NotStored(e) => Some(e),
-            SessionErrorKind::NoSpec => None,
+            SessionErrorKind::NoSpec | SessionErrorKind::NotRegular(_) => None,
         }
     }
 }
