@@ -167,33 +167,7 @@ fn no_fixture_credential_reaches_the_database_files() {
 #[test]
 fn a_malformed_session_is_named_by_file_and_line_and_skipped() {
     let dir = scratch("malformed");
-    let input = dir.join("sessions");
-    std::fs::create_dir_all(input.join("nested")).unwrap();
-    for agent in ["agent_a", "agent_b"] {
-        std::fs::copy(
-            repo(&format!("fixtures/sessions/spec_example/{agent}.json")),
-            input.join(format!("{agent}.json")),
-        )
-        .unwrap();
-    }
-    let good =
-        r#"{"spec_id": "SPEC-X", "agent": "zed", "outcome": {"kind": "build", "success": true}}"#;
-    std::fs::write(
-        input.join("nested/more.jsonl"),
-        format!("{good}\n\n{{\"spec_id\": \"SPEC-X\", \"agent\": \"yan\",, }}\n// a comment\n"),
-    )
-    .unwrap();
-    std::fs::write(
-        input.join("nested/broken.json"),
-        "{\n  \"spec_id\": \"SPEC-X\",\n  \"agent\": \"xia\", \"turnz\": []\n}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        input.join("nested/nospec.jsonl"),
-        r#"{"agent": "wu", "outcome": {"kind": "build", "success": true}}"#,
-    )
-    .unwrap();
-    std::fs::write(input.join("tact.toml"), "not a session").unwrap();
+    let input = repo("fixtures/malformed-sessions");
     let db = dir.join("out/tact.db");
     let o = tact(&["run", input.to_str().unwrap(), "--db", db.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "stdout: {}", text(&o.stdout));

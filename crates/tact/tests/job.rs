@@ -27,38 +27,11 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// A folder of sessions: two good ones, a `.jsonl` file with a good and a
-/// malformed line, a `.json` file with an unknown field, a session with no
-/// spec, and a file that is not a session file.
-fn mixed_sessions(dir: &Path) -> PathBuf {
-    let input = dir.join("sessions");
-    std::fs::create_dir_all(input.join("nested")).unwrap();
-    for agent in ["agent_a", "agent_b"] {
-        std::fs::copy(
-            repo(&format!("fixtures/sessions/spec_example/{agent}.json")),
-            input.join(format!("{agent}.json")),
-        )
-        .unwrap();
-    }
-    let good =
-        r#"{"spec_id": "SPEC-X", "agent": "zed", "outcome": {"kind": "build", "success": true}}"#;
-    std::fs::write(
-        input.join("nested/more.jsonl"),
-        format!("{good}\n\n{{\"spec_id\": \"SPEC-X\", \"agent\": \"yan\",, }}\n// a comment\n"),
-    )
-    .unwrap();
-    std::fs::write(
-        input.join("nested/broken.json"),
-        "{\n  \"spec_id\": \"SPEC-X\",\n  \"agent\": \"xia\", \"turnz\": []\n}\n",
-    )
-    .unwrap();
-    std::fs::write(
-        input.join("nested/nospec.jsonl"),
-        r#"{"agent": "wu", "outcome": {"kind": "build", "success": true}}"#,
-    )
-    .unwrap();
-    std::fs::write(input.join("tact.toml"), "not a session").unwrap();
-    input
+/// The malformed-sessions fixture: two good sessions, a `.jsonl` file with
+/// a good and a malformed line, a `.json` file with an unknown field, a
+/// session with no spec, and a file that is not a session file.
+fn mixed_sessions(_dir: &Path) -> PathBuf {
+    repo("fixtures/malformed-sessions")
 }
 
 #[test]
