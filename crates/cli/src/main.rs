@@ -104,7 +104,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // A parser may quote a huge input: an excerpt of the message.
+            eprintln!("error: {}", tact_types::excerpt::excerpt(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }

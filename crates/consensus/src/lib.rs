@@ -126,15 +126,38 @@ impl Consensus {
     /// sessions of that stage (or with no stage) take part and its weights
     /// apply; without it, the sessions must share one stage (or have none).
     pub fn decide(&self, sessions: &[Session], stage: Option<&str>) -> Result<Decision, Error> {
-        let chosen: Vec<&Session> = sessions
+        let ballots = sessions
             .iter()
+            .filter(|s| stage.is_none_or(|st| s.stage.as_deref().is_none_or(|x| x == st)))
+            .map(|s| Ballot {
+                spec_id: s.spec_id.clone(),
+                stage: s.stage.clone(),
+                verdict: s.verdict.clone(),
+                score: self.scorer.score(s),
+                agent: s.agent.clone(),
+            })
+            .collect();
+        self.decide_scored(ballots, stage)
+    }
+
+    /// [`Consensus::decide`] over sessions already scored (with a scorer of
+    /// this consensus's profile): what a host keeps of each session
+    /// instead of the session itself, so that ranking many sessions needs
+    /// no more than their scores in memory.
+    pub fn decide_scored(
+        &self,
+        ballots: Vec<Ballot>,
+        stage: Option<&str>,
+    ) -> Result<Decision, Error> {
+        let chosen: Vec<Ballot> = ballots
+            .into_iter()
             .filter(|s| stage.is_none_or(|st| s.stage.as_deref().is_none_or(|x| x == st)))
             .collect();
         if chosen.is_empty() {
             return Err(Error::Empty);
         }
-        let distinct = |f: &dyn Fn(&Session) -> Option<&str>| {
-            let mut v: Vec<&str> = chosen.iter().filter_map(|s| f(s)).collect();
+        let distinct = |f: &dyn Fn(&Ballot) -> Option<&str>| {
+            let mut v: Vec<&str> = chosen.iter().filter_map(f).collect();
             v.sort_unstable();
             v.dedup();
             v.into_iter().map(str::to_owned).collect::<Vec<_>>()
@@ -158,10 +181,10 @@ impl Consensus {
             .or_else(|| stages.into_iter().next());
         if !self.settings.enabled {
             let votes: Vec<Vote> = chosen
-                .iter()
+                .into_iter()
                 .map(|s| Vote {
-                    agent: s.agent.clone(),
-                    verdict: s.verdict.clone(),
+                    agent: s.agent,
+                    verdict: s.verdict,
                 })
                 .collect();
             return Ok(Decision::Legacy {
@@ -170,7 +193,7 @@ impl Consensus {
             });
         }
         let weights = self.settings.weights_for(stage.as_deref())?;
-        let scored: Vec<SessionScore> = chosen.iter().map(|s| self.scorer.score(s)).collect();
+        let scored: Vec<SessionScore> = chosen.into_iter().map(|s| s.score).collect();
         let candidates: Vec<Candidate> = scored
             .iter()
             .map(|s| Candidate {
@@ -187,4 +210,20 @@ impl Consensus {
             sessions: scored,
         })
     }
+}
+
+/// What [`Consensus::decide_scored`] needs of one session: its agent,
+/// spec, stage and verdict, and its score.
+#[derive(Debug, Clone)]
+pub struct Ballot {
+    /// The agent.
+    pub agent: String,
+    /// The spec.
+    pub spec_id: Option<String>,
+    /// The stage.
+    pub stage: Option<String>,
+    /// The legacy verdict.
+    pub verdict: Option<String>,
+    /// The session's score (by a scorer of the consensus's profile).
+    pub score: SessionScore,
 }
