@@ -129,12 +129,17 @@ impl Consensus {
         let ballots = sessions
             .iter()
             .filter(|s| stage.is_none_or(|st| s.stage.as_deref().is_none_or(|x| x == st)))
-            .map(|s| Ballot {
-                spec_id: s.spec_id.clone(),
-                stage: s.stage.clone(),
-                verdict: s.verdict.clone(),
-                score: self.scorer.score(s),
-                agent: s.agent.clone(),
+            .map(|s| {
+                let score = self.scorer.score(s);
+                Ballot {
+                    agent: s.agent.clone(),
+                    spec_id: s.spec_id.clone(),
+                    stage: s.stage.clone(),
+                    verdict: s.verdict.clone(),
+                    technical: score.r_prod,
+                    interaction: score.interaction,
+                    score: Some(score),
+                }
             })
             .collect();
         self.decide_scored(ballots, stage)
@@ -193,15 +198,15 @@ impl Consensus {
             });
         }
         let weights = self.settings.weights_for(stage.as_deref())?;
-        let scored: Vec<SessionScore> = chosen.into_iter().map(|s| s.score).collect();
-        let candidates: Vec<Candidate> = scored
+        let candidates: Vec<Candidate> = chosen
             .iter()
             .map(|s| Candidate {
                 agent: s.agent.clone(),
-                technical: s.r_prod,
+                technical: s.technical,
                 interaction: s.interaction,
             })
             .collect();
+        let scored: Vec<SessionScore> = chosen.into_iter().filter_map(|s| s.score).collect();
         let consensus = weighted_consensus(&candidates, weights, self.settings.normalization)?;
         Ok(Decision::Weighted {
             stage,
@@ -213,7 +218,7 @@ impl Consensus {
 }
 
 /// What [`Consensus::decide_scored`] needs of one session: its agent,
-/// spec, stage and verdict, and its score.
+/// spec, stage and verdict, and its rewards.
 #[derive(Debug, Clone)]
 pub struct Ballot {
     /// The agent.
@@ -224,6 +229,11 @@ pub struct Ballot {
     pub stage: Option<String>,
     /// The legacy verdict.
     pub verdict: Option<String>,
-    /// The session's score (by a scorer of the consensus's profile).
-    pub score: SessionScore,
+    /// R_Prod, the technical score (by a scorer of the consensus's profile).
+    pub technical: f64,
+    /// The interaction reward (by a scorer of the consensus's profile).
+    pub interaction: f64,
+    /// The whole score, when the caller keeps it: a weighted decision's
+    /// `sessions` are the scores given, in input order.
+    pub score: Option<SessionScore>,
 }

@@ -53,8 +53,8 @@ use tact_trajectory_store::Store;
 pub use config::Config;
 pub use limits::Limits;
 pub use report::{
-    EffortCounts, Group, Member, Progress, Report, SessionError, SessionErrorKind, Truncation,
-    TruncationKind,
+    EffortCounts, Group, Member, Progress, Report, Rewards, SessionError, SessionErrorKind,
+    Truncation, TruncationKind,
 };
 
 use crate::{Error, Result};
@@ -203,11 +203,11 @@ pub struct Job {
 }
 
 /// What the job keeps of a session that went into the store, for the
-/// ranking of its group: its member of the report (rewards and counts) and
-/// its ballot (agent, stage, verdict, rewards), never the session itself.
+/// ranking of its group: its member of the report (agent, rewards and
+/// counts) and its verdict, never the session itself.
 struct Stored {
-    ballot: Ballot,
     member: Member,
+    verdict: Option<String>,
 }
 
 /// A run's tally, turned into a [`Report`] at the end.
@@ -672,32 +672,14 @@ impl Job {
             line,
             questions: EffortCounts::of(&score),
             violations: report::violation_counts(&score),
-            score,
+            rewards: Rewards::of(&score),
             guidance,
         };
-        // Only what the ranking and the report need is kept: the rewards,
-        // not the questions and violations (they are in the store).
-        let mut member = member;
-        member.score.questions = Vec::new();
-        member.score.violations = Vec::new();
-        member.score.not_judged = Vec::new();
-        member.score.cost_levels = Vec::new();
-        let ballot = Ballot {
-            agent: session.agent,
-            spec_id: session.spec_id,
-            stage: session.stage,
+        let key = (session.spec_id.unwrap_or_default(), session.stage);
+        tally.groups.entry(key).or_default().push(Stored {
+            member,
             verdict: session.verdict,
-            score: member.score.clone(),
-        };
-        let key = (
-            ballot.spec_id.clone().unwrap_or_default(),
-            ballot.stage.clone(),
-        );
-        tally
-            .groups
-            .entry(key)
-            .or_default()
-            .push(Stored { ballot, member });
+        });
         Ok(())
     }
 
@@ -707,9 +689,21 @@ impl Job {
             .groups
             .into_iter()
             .map(|((spec, stage), stored)| {
-                let (ballots, members): (Vec<Ballot>, Vec<Member>) =
-                    stored.into_iter().map(|s| (s.ballot, s.member)).unzip();
+                // The ballots live while their group is ranked.
+                let ballots: Vec<Ballot> = stored
+                    .iter()
+                    .map(|s| Ballot {
+                        agent: s.member.agent.clone(),
+                        spec_id: Some(spec.clone()),
+                        stage: stage.clone(),
+                        verdict: s.verdict.clone(),
+                        technical: s.member.rewards.r_prod,
+                        interaction: s.member.rewards.interaction,
+                        score: None,
+                    })
+                    .collect();
                 let ranking = self.consensus.decide_scored(ballots, stage.as_deref());
+                let members = stored.into_iter().map(|s| s.member).collect();
                 Group {
                     spec,
                     stage,

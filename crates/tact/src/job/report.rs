@@ -245,6 +245,36 @@ pub(crate) fn violation_counts(score: &SessionScore) -> Vec<(Preference, usize)>
     counts
 }
 
+/// A session's rewards under the job's profile (what
+/// `tact_scoring::SessionScore` holds besides the evidence behind them).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct Rewards {
+    /// R_Prod: the task outcome in [0, 1] (the technical score).
+    pub r_prod: f64,
+    /// R_Proact: the questions' reward.
+    pub r_proact: f64,
+    /// R_Pers: the preferences' reward.
+    pub r_pers: f64,
+    /// The interaction reward (R_Proact + R_Pers).
+    pub interaction: f64,
+    /// The total reward.
+    pub total: f64,
+}
+
+impl Rewards {
+    /// The rewards of a score.
+    pub fn of(score: &SessionScore) -> Self {
+        Rewards {
+            r_prod: score.r_prod,
+            r_proact: score.r_proact,
+            r_pers: score.r_pers,
+            interaction: score.interaction,
+            total: score.total,
+        }
+    }
+}
+
 /// One stored session of a group: its score and what the ranking shows
 /// beside it.
 #[derive(Debug, Clone)]
@@ -258,8 +288,11 @@ pub struct Member {
     pub file: Option<PathBuf>,
     /// The 1-based line it starts on in `file`.
     pub line: Option<usize>,
-    /// Its score: rewards, questions, violations and the rules behind them.
-    pub score: SessionScore,
+    /// Its rewards. The questions, violations and adjustments behind them
+    /// are in the store, under `run_id` (their counts are in `questions`
+    /// and `violations`): the job keeps no more of a session, so that its
+    /// memory stays flat in the number of sessions.
+    pub rewards: Rewards,
     /// Its questions per effort level.
     pub questions: EffortCounts,
     /// Its violated preferences with their counts, in order of first violation.
@@ -278,7 +311,9 @@ pub struct Group {
     pub stage: Option<String>,
     /// The sessions, in the order they were read.
     pub members: Vec<Member>,
-    /// The weighted (or legacy) consensus, or why the group could not be ranked.
+    /// The weighted (or legacy) consensus, or why the group could not be
+    /// ranked. A weighted decision's `sessions` is empty: each member's
+    /// `rewards` are its session's (the whole scores are in the store).
     pub ranking: Result<Decision, tact_consensus::Error>,
 }
 
