@@ -206,7 +206,10 @@ impl Consensus {
                 interaction: s.interaction,
             })
             .collect();
-        let scored: Vec<SessionScore> = chosen.into_iter().filter_map(|s| s.score).collect();
+        // Collected in place, the scores would keep the ballots' whole
+        // allocation (all of it when no score is given): shrunk.
+        let mut scored: Vec<SessionScore> = chosen.into_iter().filter_map(|s| s.score).collect();
+        scored.shrink_to_fit();
         let consensus = weighted_consensus(&candidates, weights, self.settings.normalization)?;
         Ok(Decision::Weighted {
             stage,

@@ -676,7 +676,13 @@ impl Job {
             guidance,
         };
         let key = (session.spec_id.unwrap_or_default(), session.stage);
-        tally.groups.entry(key).or_default().push(Stored {
+        let group = tally.groups.entry(key).or_default();
+        // Grown by a quarter, not doubled: a group's spare slots would
+        // otherwise be a third of what the job keeps per session.
+        if group.len() == group.capacity() {
+            group.reserve_exact((group.len() / 4).max(1));
+        }
+        group.push(Stored {
             member,
             verdict: session.verdict,
         });
@@ -703,7 +709,10 @@ impl Job {
                     })
                     .collect();
                 let ranking = self.consensus.decide_scored(ballots, stage.as_deref());
-                let members = stored.into_iter().map(|s| s.member).collect();
+                // Not collected in place: that would keep the group's
+                // allocation of `Stored`s, spare slots and all.
+                let mut members = Vec::with_capacity(stored.len());
+                members.extend(stored.into_iter().map(|s| s.member));
                 Group {
                     spec,
                     stage,
