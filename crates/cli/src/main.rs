@@ -107,7 +107,8 @@ fn main() -> ExitCode {
         // quietly, as Unix tools do.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", chain(&e));
+            // A parser may quote a huge input: an excerpt of the message.
+            eprintln!("error: {}", tact_types::excerpt::excerpt(&chain(&e)));
             ExitCode::from(2)
         }
     }

@@ -72,7 +72,15 @@ pub fn run(args: &RunArgs, out: &mut impl Write, err: &mut impl Write) -> Result
     pb.finish_and_clear();
     let report = report?;
     for e in &report.errors {
-        writeln!(err, "warning: {e} (skipped)")?;
+        let e = e.to_string();
+        writeln!(
+            err,
+            "warning: {} (skipped)",
+            tact_types::excerpt::excerpt(&e)
+        )?;
+    }
+    for t in &report.truncations {
+        writeln!(err, "note: {t}")?;
     }
     write!(out, "{report}")?;
     Ok(report)

@@ -275,3 +275,52 @@ fn stage_filter_config_and_report() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("no session files"));
 }
+
+/// A huge bad input makes a short error: a 10 MB TOML string in `--config`
+/// (the parser quotes its line) and a session whose 10 MB string value has
+/// the wrong type (serde quotes the value) print a few hundred bytes.
+#[test]
+fn a_huge_bad_input_makes_a_short_error() {
+    let dir = scratch("huge-error");
+    let big = "x".repeat(10 << 20);
+    let config = dir.join("big.toml");
+    std::fs::write(&config, format!("[ppp]\nprofile = \"{big}\n")).unwrap();
+    let sessions = dir.join("s.jsonl");
+    std::fs::write(
+        &sessions,
+        format!(
+            "{{\"agent\":\"a\",\"spec_id\":\"S\",\"turns\":[],\"outcome\":{{\"kind\":\"tests\",\"passed\":\"{big}\",\"total\":1}}}}\n"
+        ),
+    )
+    .unwrap();
+    let db = dir.join("t.db");
+    let o = tact(&[
+        "run",
+        sessions.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(o.stderr.len() < 2_000, "{} bytes on stderr", o.stderr.len());
+    assert!(
+        text(&o.stderr).contains("more characters)"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = tact(&[
+        "run",
+        sessions.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(o.stderr.len() < 2_000, "{} bytes on stderr", o.stderr.len());
+    assert!(
+        text(&o.stderr).contains("more characters)"),
+        "{}",
+        text(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -225,7 +225,8 @@ impl PppConfig {
     pub fn from_toml(text: &str, source: Option<&str>) -> Result<PppConfig, Error> {
         let doc: Document = toml::from_str(text).map_err(|e| Error::Config {
             source_name: source.map(str::to_owned),
-            message: e.to_string(),
+            // The parser quotes the offending line: an excerpt of it.
+            message: tact_types::excerpt::excerpt(&e.to_string()).into_owned(),
         })?;
         Ok(doc.ppp.unwrap_or_default())
     }

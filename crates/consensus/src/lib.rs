@@ -138,15 +138,43 @@ impl Consensus {
     /// sessions of that stage (or with no stage) take part and its weights
     /// apply; without it, the sessions must share one stage (or have none).
     pub fn decide(&self, sessions: &[Session], stage: Option<&str>) -> Result<Decision, Error> {
-        let chosen: Vec<&Session> = sessions
+        let ballots = sessions
             .iter()
+            .filter(|s| stage.is_none_or(|st| s.stage.as_deref().is_none_or(|x| x == st)))
+            .map(|s| {
+                let score = self.scorer.score(s);
+                Ballot {
+                    agent: s.agent.clone(),
+                    spec_id: s.spec_id.clone(),
+                    stage: s.stage.clone(),
+                    verdict: s.verdict.clone(),
+                    technical: score.r_prod,
+                    interaction: score.interaction,
+                    score: Some(score),
+                }
+            })
+            .collect();
+        self.decide_scored(ballots, stage)
+    }
+
+    /// [`Consensus::decide`] over sessions already scored (with a scorer of
+    /// this consensus's profile): what a host keeps of each session
+    /// instead of the session itself, so that ranking many sessions needs
+    /// no more than their scores in memory.
+    pub fn decide_scored(
+        &self,
+        ballots: Vec<Ballot>,
+        stage: Option<&str>,
+    ) -> Result<Decision, Error> {
+        let chosen: Vec<Ballot> = ballots
+            .into_iter()
             .filter(|s| stage.is_none_or(|st| s.stage.as_deref().is_none_or(|x| x == st)))
             .collect();
         if chosen.is_empty() {
             return Err(Error::Empty);
         }
-        let distinct = |f: &dyn Fn(&Session) -> Option<&str>| {
-            let mut v: Vec<&str> = chosen.iter().filter_map(|s| f(s)).collect();
+        let distinct = |f: &dyn Fn(&Ballot) -> Option<&str>| {
+            let mut v: Vec<&str> = chosen.iter().filter_map(f).collect();
             v.sort_unstable();
             v.dedup();
             v.into_iter().map(str::to_owned).collect::<Vec<_>>()
@@ -170,10 +198,10 @@ impl Consensus {
             .or_else(|| stages.into_iter().next());
         if !self.settings.enabled {
             let votes: Vec<Vote> = chosen
-                .iter()
+                .into_iter()
                 .map(|s| Vote {
-                    agent: s.agent.clone(),
-                    verdict: s.verdict.clone(),
+                    agent: s.agent,
+                    verdict: s.verdict,
                 })
                 .collect();
             return Ok(Decision::Legacy {
@@ -182,15 +210,18 @@ impl Consensus {
             });
         }
         let weights = self.settings.weights_for(stage.as_deref())?;
-        let scored: Vec<SessionScore> = chosen.iter().map(|s| self.scorer.score(s)).collect();
-        let candidates: Vec<Candidate> = scored
+        let candidates: Vec<Candidate> = chosen
             .iter()
             .map(|s| Candidate {
                 agent: s.agent.clone(),
-                technical: s.r_prod,
+                technical: s.technical,
                 interaction: s.interaction,
             })
             .collect();
+        // Collected in place, the scores would keep the ballots' whole
+        // allocation (all of it when no score is given): shrunk.
+        let mut scored: Vec<SessionScore> = chosen.into_iter().filter_map(|s| s.score).collect();
+        scored.shrink_to_fit();
         let consensus = weighted_consensus(&candidates, weights, self.settings.normalization)?;
         Ok(Decision::Weighted {
             stage,
@@ -199,4 +230,25 @@ impl Consensus {
             sessions: scored,
         })
     }
+}
+
+/// What [`Consensus::decide_scored`] needs of one session: its agent,
+/// spec, stage and verdict, and its rewards.
+#[derive(Debug, Clone)]
+pub struct Ballot {
+    /// The agent.
+    pub agent: String,
+    /// The spec.
+    pub spec_id: Option<String>,
+    /// The stage.
+    pub stage: Option<String>,
+    /// The legacy verdict.
+    pub verdict: Option<String>,
+    /// R_Prod, the technical score (by a scorer of the consensus's profile).
+    pub technical: f64,
+    /// The interaction reward (by a scorer of the consensus's profile).
+    pub interaction: f64,
+    /// The whole score, when the caller keeps it: a weighted decision's
+    /// `sessions` are the scores given, in input order.
+    pub score: Option<SessionScore>,
 }

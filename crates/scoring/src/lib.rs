@@ -74,7 +74,7 @@ pub use profile::{Adjustment, Component, CostLevel, Profile};
 pub use scorer::{Scope, Scorer, ScorerBuilder, SessionQuestion, SessionScore};
 pub use session::{
     AskedQuestion, LocatedSession, PppEnv, Session, SessionFormat, TaskOutcome, Turn,
-    is_session_line, parse_session_bytes, parse_sessions, read_sessions,
+    is_session_line, parse_session_at, parse_session_bytes, parse_sessions, read_sessions,
 };
 pub use user_prefs::{Language, UserPreferences};
 pub use violation::{Span, Violation};

@@ -398,7 +398,8 @@ impl Session {
             source_name: source.map(str::to_owned),
             message,
         };
-        let session: Session = serde_json::from_str(text).map_err(|e| err(e.to_string()))?;
+        let session: Session = serde_json::from_str(text)
+            .map_err(|e| err(tact_types::excerpt::excerpt(&e.to_string()).into_owned()))?;
         session.validate().map_err(|e| match e {
             Error::Session { message, .. } => err(message),
             other => err(other.to_string()),
@@ -515,7 +516,9 @@ fn parse_located(text: &str, source: &str, first_line: usize) -> Result<LocatedS
     let session: Session = serde_json::from_str(text).map_err(|e| {
         let full = e.to_string();
         let suffix = format!(" at line {} column {}", e.line(), e.column());
-        let message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
+        // serde quotes a bad string value whole: an excerpt of it.
+        let message =
+            tact_types::excerpt::excerpt(full.strip_suffix(&suffix).unwrap_or(&full)).into_owned();
         let at = if e.line() == 0 {
             format!("{source}:{first_line}")
         } else {
@@ -537,6 +540,17 @@ fn parse_located(text: &str, source: &str, first_line: usize) -> Result<LocatedS
         line: first_line,
         session,
     })
+}
+
+/// Parses and validates one session whose text starts on line
+/// `first_line` of `source` (one line of a `.jsonl` file read as a
+/// stream, say); errors name `source:LINE:COLUMN` as [`parse_sessions`]'s.
+pub fn parse_session_at(
+    text: &str,
+    source: &str,
+    first_line: usize,
+) -> Result<LocatedSession, Error> {
+    parse_located(text, source, first_line)
 }
 
 /// Parses the sessions of one file's text (`source` names it in errors).

@@ -128,7 +128,8 @@ impl UserPreferences {
     pub fn from_toml(text: &str, source: Option<&str>) -> Result<Self, Error> {
         let doc: Document = toml::from_str(text).map_err(|e| Error::Toml {
             source_name: source.map(str::to_owned),
-            message: e.to_string(),
+            // The parser quotes the offending line: an excerpt of it.
+            message: tact_types::excerpt::excerpt(&e.to_string()).into_owned(),
         })?;
         let prefs = doc.user_preferences.unwrap_or_default();
         prefs.validate()?;

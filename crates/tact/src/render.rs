@@ -291,6 +291,9 @@ impl fmt::Display for Report {
             self.db.display(),
             self.skipped()
         )?;
+        if !self.truncations.is_empty() {
+            write!(f, ", {} cut by the limits", self.truncations.len())?;
+        }
         if let Some(stage) = &self.stage {
             if self.other_stages > 0 {
                 write!(

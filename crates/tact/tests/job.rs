@@ -324,3 +324,114 @@ fn the_store_keeps_each_runs_final_consensus_score() {
     }
     assert!(compared >= 10, "{compared}");
 }
+
+/// The limits cut what is beyond them and say so: a response far beyond
+/// the message limit is analysed up to it, questions beyond the
+/// per-message limit are not kept, a line beyond the session limit is
+/// skipped with an error; the other sessions of the file are stored.
+#[test]
+fn the_limits_cut_and_report_what_is_beyond_them() {
+    use tact::job::{Limits, TruncationKind};
+    let dir = scratch("limits");
+    let session = |agent: &str, response: &str| {
+        serde_json::json!({
+            "agent": agent,
+            "spec_id": "S",
+            "turns": [{"prompt": "Add a cache.", "response": response}],
+            "outcome": {"kind": "tests", "passed": 1, "total": 1}
+        })
+        .to_string()
+    };
+    // 5 MB of prose with a question every sentence: 139,810 questions.
+    let huge = "Should it be Redis or in-process? ".repeat(5 << 20 >> 5);
+    let many = "Is it Redis? ".repeat(50);
+    let file = dir.join("s.jsonl");
+    let too_long = session("agent_c", &"x".repeat(300_000));
+    std::fs::write(
+        &file,
+        format!(
+            "{}\n{}\n{}\n",
+            session("agent_a", &huge),
+            session("agent_b", &many),
+            too_long
+        ),
+    )
+    .unwrap();
+    let mut job = Job::builder()
+        .store(Store::open_in_memory().unwrap())
+        .limits(
+            Limits::default()
+                .max_session_bytes(6 << 20)
+                .max_message_bytes(64 << 10)
+                .max_questions_per_message(20),
+        )
+        .build()
+        .unwrap();
+    let report = job.run_path(&file, |_| {}).unwrap();
+    assert_eq!(
+        (report.read, report.stored()),
+        (3, 3),
+        "{:?}",
+        report.errors
+    );
+    let cuts: Vec<(String, TruncationKind)> = report
+        .truncations
+        .iter()
+        .map(|t| (t.agent.clone(), t.kind))
+        .collect();
+    assert_eq!(cuts.len(), 4, "{cuts:?}");
+    assert!(cuts.contains(&(
+        "agent_a".into(),
+        TruncationKind::Message {
+            bytes: huge.len(),
+            kept: 64 << 10
+        }
+    )));
+    assert!(cuts.iter().any(|(a, k)| a == "agent_a"
+        && matches!(k, TruncationKind::Questions { found, kept: 20 } if *found > 1_000)));
+    assert!(cuts.contains(&(
+        "agent_b".into(),
+        TruncationKind::Questions {
+            found: 50,
+            kept: 20
+        }
+    )));
+    assert!(cuts.iter().any(
+        |(a, k)| a == "agent_c" && matches!(k, TruncationKind::Message { bytes: 300_000, .. })
+    ));
+    let notes: Vec<String> = report.truncations.iter().map(ToString::to_string).collect();
+    assert!(
+        notes[0].starts_with(&format!("{}:1: turn 0 of agent agent_a", file.display())),
+        "{notes:?}"
+    );
+    let group = &report.groups[0];
+    assert_eq!(
+        group.member("agent_a").unwrap().questions.low
+            + group.member("agent_a").unwrap().questions.medium
+            + group.member("agent_a").unwrap().questions.high,
+        20
+    );
+    assert!(report.to_string().contains("cut by the limits"), "{report}");
+
+    // A session line beyond the session limit: skipped, named, the next
+    // line still read.
+    let mut job = Job::builder()
+        .store(Store::open_in_memory().unwrap())
+        .limits(Limits::default().max_session_bytes(100_000))
+        .build()
+        .unwrap();
+    let report = job.run_path(&file, |_| {}).unwrap();
+    assert_eq!(
+        (report.read, report.stored()),
+        (3, 1),
+        "{:?}",
+        report.errors
+    );
+    assert!(matches!(
+        report.errors[0].kind,
+        SessionErrorKind::TooLarge { bytes, limit: 100_000 } if bytes as usize == session("agent_a", &huge).len()
+    ));
+    assert_eq!(report.errors[0].line, Some(1));
+    assert_eq!(report.errors[1].line, Some(3));
+    let _ = std::fs::remove_dir_all(&dir);
+}

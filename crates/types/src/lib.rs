@@ -19,6 +19,7 @@ mod classification;
 pub mod dataset;
 mod effort;
 mod error;
+pub mod excerpt;
 pub mod figures;
 mod granularity;
 mod route;

@@ -168,17 +168,22 @@ fn letter_label_ends(text: &str, dot: usize) -> bool {
             .any(|w| w.eq_ignore_ascii_case(next))
 }
 
-fn dot_ends_sentence(text: &str, dot: usize, next: Option<char>) -> bool {
+/// Whether the dot at byte `dot` ends a sentence; `line_start` is the byte
+/// offset where the dot's line starts (tracked by the scanner: searching
+/// back for it at every dot made one long line quadratic).
+fn dot_ends_sentence(text: &str, dot: usize, line_start: usize, next: Option<char>) -> bool {
     let word = word_before(text, dot);
     if word.is_empty() {
         return true;
     }
-    // "1." opening a numbered list item.
-    let head = text.as_bytes().get(..dot).unwrap_or_default();
-    let line_start = memchr::memrchr(b'\n', head).map_or(0, |p| p + 1);
-    let line = text.get(line_start..dot).unwrap_or("").trim();
-    if !line.is_empty() && line.len() <= 3 && line.chars().all(|c| c.is_ascii_digit()) {
-        return false;
+    // "1." opening a numbered list item: at most 3 digits after white
+    // space alone on the line (only the word is read, then the white space
+    // before it, never the whole line).
+    if word.len() <= 3 && word.bytes().all(|b| b.is_ascii_digit()) {
+        let head = text.get(line_start..dot - word.len()).unwrap_or("");
+        if head.trim().is_empty() {
+            return false;
+        }
     }
     // A unit after a number ("3.5 s.", "900 ms.") is no abbreviation.
     let unit = is_unit_after_number(text, dot, &word);
@@ -316,6 +321,8 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
     let mut i = 0usize;
     let mut line_start = true;
     let mut quotes = Quotes::default();
+    // The byte offset where the scanner's current line starts.
+    let mut line_begin = 0usize;
     while i < bytes_len {
         if line_start {
             line_start = false;
@@ -373,6 +380,7 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
         if c == '\n' {
             quotes.open = None;
             line_start = true;
+            line_begin = i;
             // A blank line ends the sentence (and any unclosed inline code).
             let rest = &text[i..];
             let blank = rest
@@ -423,7 +431,7 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
                 // "2019, 2020, ... 2024": a list goes on.
                 !next_word.is_some_and(|w| w.is_lowercase() || w.is_ascii_digit())
             } else if c == '.' {
-                dot_ends_sentence(text, pos, next_word)
+                dot_ends_sentence(text, pos, line_begin, next_word)
             } else {
                 !next_word.is_some_and(|w| w.is_lowercase() || w.is_ascii_digit())
             };

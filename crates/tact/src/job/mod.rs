@@ -34,22 +34,28 @@
 //! ```
 
 mod config;
+mod limits;
 mod record;
 mod report;
 
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use tact_consensus::{Consensus, PppConfig};
+use tact_consensus::{Ballot, Consensus, PppConfig};
 use tact_scoring::{
     Judge, LocatedSession, Profile, Scorer, Session, SessionFormat, UserPreferences,
-    is_session_line, parse_session_bytes,
+    parse_session_at, parse_sessions,
 };
 use tact_trajectory_store::Store;
 
 pub use config::Config;
-pub use report::{EffortCounts, Group, Member, Progress, Report, SessionError, SessionErrorKind};
+pub use limits::Limits;
+pub use report::{
+    EffortCounts, Group, Member, Progress, Report, Rewards, SessionError, SessionErrorKind,
+    Truncation, TruncationKind,
+};
 
 use crate::{Error, Result};
 
@@ -71,6 +77,7 @@ pub struct JobBuilder {
     profile: Option<Profile>,
     judge: Option<Arc<dyn Judge>>,
     storage: Option<Storage>,
+    limits: Limits,
 }
 
 impl std::fmt::Debug for JobBuilder {
@@ -81,6 +88,7 @@ impl std::fmt::Debug for JobBuilder {
             .field("profile", &self.profile)
             .field("judge", &self.judge.is_some())
             .field("storage", &self.storage)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -123,6 +131,13 @@ impl JobBuilder {
     /// without one).
     pub fn judge(mut self, judge: Arc<dyn Judge>) -> Self {
         self.judge = Some(judge);
+        self
+    }
+
+    /// The input limits (largest session read, largest response analysed,
+    /// most questions kept per response); [`Limits::default`] without.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -170,6 +185,7 @@ impl JobBuilder {
             default_prefs: self.config.user_preferences.filter(|p| !p.is_empty()),
             stage: self.stage,
             storage,
+            limits: self.limits,
         })
     }
 }
@@ -183,12 +199,15 @@ pub struct Job {
     default_prefs: Option<UserPreferences>,
     stage: Option<String>,
     storage: Storage,
+    limits: Limits,
 }
 
-/// A session that went into the store, kept for the ranking of its group.
+/// What the job keeps of a session that went into the store, for the
+/// ranking of its group: its member of the report (agent, rewards and
+/// counts) and its verdict, never the session itself.
 struct Stored {
-    session: Session,
     member: Member,
+    verdict: Option<String>,
 }
 
 /// A run's tally, turned into a [`Report`] at the end.
@@ -199,6 +218,7 @@ struct Tally {
     run_ids: Vec<String>,
     other_stages: usize,
     errors: Vec<SessionError>,
+    truncations: Vec<Truncation>,
     groups: BTreeMap<(String, Option<String>), Vec<Stored>>,
 }
 
@@ -211,6 +231,7 @@ impl Tally {
             run_ids: Vec::new(),
             other_stages: 0,
             errors,
+            truncations: Vec::new(),
             groups: BTreeMap::new(),
         }
     }
@@ -228,6 +249,21 @@ impl Origin<'_> {
         match self {
             Origin::File(file, line) => SessionError::in_file(file, Some(line), kind),
             Origin::Value(index) => SessionError::at_index(index, kind),
+        }
+    }
+
+    fn truncation(self, agent: &str, turn: usize, kind: TruncationKind) -> Truncation {
+        let (file, line, index) = match self {
+            Origin::File(f, l) => (Some(f.to_owned()), Some(l), None),
+            Origin::Value(i) => (None, None, Some(i)),
+        };
+        Truncation {
+            file,
+            line,
+            index,
+            agent: agent.to_owned(),
+            turn,
+            kind,
         }
     }
 }
@@ -317,37 +353,174 @@ impl Job {
                 files: files.len(),
             };
             progress(at(&tally));
-            let text = match std::fs::read(file) {
-                Ok(t) => t,
-                Err(e) => {
-                    tally
-                        .errors
-                        .push(SessionError::in_file(file, None, SessionErrorKind::Read(e)));
-                    continue;
-                }
-            };
             let format = SessionFormat::of(file).unwrap_or(SessionFormat::Json);
-            let results = parse_session_bytes(&text, &file.display().to_string(), format);
-            let lines = start_lines(&text, format, results.len());
-            tally.total += results.len();
-            progress(at(&tally));
-            for (result, line) in results.into_iter().zip(lines) {
-                tally.read += 1;
-                match result {
-                    Ok(LocatedSession { line, session }) => {
-                        self.process(&mut tally, Origin::File(file, line), session)?;
-                    }
-                    Err(e) => tally.errors.push(SessionError::in_file(
-                        file,
-                        line,
-                        SessionErrorKind::Invalid(e),
-                    )),
+            match format {
+                SessionFormat::JsonLines => {
+                    self.stream_lines(&mut tally, file, &mut |t: &Tally| progress(at(t)))?;
                 }
-                tally.done += 1;
-                progress(at(&tally));
+                _ => self.read_whole(&mut tally, file, &mut |t: &Tally| progress(at(t)))?,
             }
         }
         Ok(self.finish(tally, Some(files.len())))
+    }
+
+    /// Reads a `.jsonl` file line by line (one line in memory at a time, at
+    /// most [`Limits::max_session_bytes`] of it), processing each session
+    /// as it is read.
+    fn stream_lines(
+        &mut self,
+        tally: &mut Tally,
+        file: &Path,
+        progress: &mut dyn FnMut(&Tally),
+    ) -> Result<()> {
+        let reader = match std::fs::File::open(file) {
+            Ok(f) => BufReader::with_capacity(1 << 16, f),
+            Err(e) => {
+                tally
+                    .errors
+                    .push(SessionError::in_file(file, None, SessionErrorKind::Read(e)));
+                return Ok(());
+            }
+        };
+        let source = file.display().to_string();
+        let limit = self.limits.max_session_bytes;
+        let mut reader = reader;
+        let mut buf: Vec<u8> = Vec::new();
+        let mut number = 0usize;
+        loop {
+            number += 1;
+            buf.clear();
+            let read = match next_line(&mut reader, &mut buf, limit) {
+                Ok(r) => r,
+                Err(e) => {
+                    tally.errors.push(SessionError::in_file(
+                        file,
+                        Some(number),
+                        SessionErrorKind::Read(e),
+                    ));
+                    return Ok(());
+                }
+            };
+            let line = match read {
+                Line::End => return Ok(()),
+                Line::TooLong(bytes) => {
+                    tally.read += 1;
+                    tally.total += 1;
+                    tally.errors.push(SessionError::in_file(
+                        file,
+                        Some(number),
+                        SessionErrorKind::TooLarge { bytes, limit },
+                    ));
+                    tally.done += 1;
+                    progress(tally);
+                    continue;
+                }
+                Line::Read => match std::str::from_utf8(&buf) {
+                    Ok(l) => l,
+                    Err(_) => {
+                        tally.read += 1;
+                        tally.total += 1;
+                        tally.errors.push(SessionError::in_file(
+                            file,
+                            Some(number),
+                            SessionErrorKind::Invalid(tact_scoring::Error::Session {
+                                source_name: Some(format!("{source}:{number}")),
+                                message: "invalid UTF-8".to_owned(),
+                            }),
+                        ));
+                        tally.done += 1;
+                        progress(tally);
+                        continue;
+                    }
+                },
+            };
+            let line = if number == 1 {
+                line.strip_prefix('\u{feff}').unwrap_or(line)
+            } else {
+                line
+            };
+            let t = line.trim();
+            if t.is_empty() || t.starts_with("//") {
+                continue;
+            }
+            tally.read += 1;
+            tally.total += 1;
+            progress(tally);
+            let parsed = parse_session_at(line, &source, number);
+            // The line's text is not needed past parsing.
+            buf = Vec::new();
+            match parsed {
+                Ok(LocatedSession { line, session }) => {
+                    self.process(tally, Origin::File(file, line), session)?;
+                }
+                Err(e) => tally.errors.push(SessionError::in_file(
+                    file,
+                    Some(number),
+                    SessionErrorKind::Invalid(e),
+                )),
+            }
+            tally.done += 1;
+            progress(tally);
+        }
+    }
+
+    /// Reads a `.json` file (one session, at most
+    /// [`Limits::max_session_bytes`]) and processes it.
+    fn read_whole(
+        &mut self,
+        tally: &mut Tally,
+        file: &Path,
+        progress: &mut dyn FnMut(&Tally),
+    ) -> Result<()> {
+        let limit = self.limits.max_session_bytes;
+        let text = match std::fs::metadata(file) {
+            Ok(m) if m.len() > limit as u64 => {
+                tally.read += 1;
+                tally.total += 1;
+                tally.errors.push(SessionError::in_file(
+                    file,
+                    Some(1),
+                    SessionErrorKind::TooLarge {
+                        bytes: m.len(),
+                        limit,
+                    },
+                ));
+                tally.done += 1;
+                progress(tally);
+                return Ok(());
+            }
+            Ok(_) => std::fs::read_to_string(file),
+            Err(e) => Err(e),
+        };
+        let text = match text {
+            Ok(t) => t,
+            Err(e) => {
+                tally
+                    .errors
+                    .push(SessionError::in_file(file, None, SessionErrorKind::Read(e)));
+                return Ok(());
+            }
+        };
+        let results = parse_sessions(&text, &file.display().to_string(), SessionFormat::Json);
+        drop(text);
+        tally.total += results.len();
+        progress(tally);
+        for result in results {
+            tally.read += 1;
+            match result {
+                Ok(LocatedSession { line, session }) => {
+                    self.process(tally, Origin::File(file, line), session)?;
+                }
+                Err(e) => tally.errors.push(SessionError::in_file(
+                    file,
+                    Some(1),
+                    SessionErrorKind::Invalid(e),
+                )),
+            }
+            tally.done += 1;
+            progress(tally);
+        }
+        Ok(())
     }
 
     /// Runs the job over sessions the host holds (each validated first, as
@@ -358,10 +531,10 @@ impl Job {
         sessions: impl IntoIterator<Item = Session>,
         mut progress: impl FnMut(Progress<'_>),
     ) -> Result<Report> {
-        let sessions: Vec<Session> = sessions.into_iter().collect();
+        let sessions = sessions.into_iter();
         self.open_store()?;
         let mut tally = Tally::new(Vec::new());
-        tally.total = sessions.len();
+        tally.total = sessions.size_hint().0;
         let at = |tally: &Tally| Progress {
             done: tally.done,
             total: tally.total,
@@ -370,8 +543,9 @@ impl Job {
             files: 0,
         };
         progress(at(&tally));
-        for (index, session) in sessions.into_iter().enumerate() {
+        for (index, session) in sessions.enumerate() {
             tally.read += 1;
+            tally.total = tally.total.max(tally.read);
             match session.validate() {
                 Ok(()) => self.process(&mut tally, Origin::Value(index), session)?,
                 Err(e) => tally
@@ -427,7 +601,49 @@ impl Job {
                 session.preferences = p.clone();
             }
         }
-        let score = self.scorer.score(&session);
+        // A response beyond the limit is analysed up to it.
+        let max_message = self.limits.max_message_bytes;
+        for (turn, t) in session.turns.iter_mut().enumerate() {
+            if t.response.len() > max_message {
+                let bytes = t.response.len();
+                let mut kept = max_message;
+                while !t.response.is_char_boundary(kept) {
+                    kept -= 1;
+                }
+                t.response.truncate(kept);
+                t.response.shrink_to_fit();
+                tally.truncations.push(origin.truncation(
+                    &session.agent,
+                    turn,
+                    TruncationKind::Message { bytes, kept },
+                ));
+            }
+        }
+        let mut score = self.scorer.score(&session);
+        // At most so many questions of one response are kept.
+        let max_questions = self.limits.max_questions_per_message;
+        let mut per_turn: BTreeMap<usize, usize> = BTreeMap::new();
+        for q in &score.questions {
+            *per_turn.entry(q.turn).or_default() += 1;
+        }
+        if per_turn.values().any(|&n| n > max_questions) {
+            let mut seen: BTreeMap<usize, usize> = BTreeMap::new();
+            score.questions.retain(|q| {
+                let n = seen.entry(q.turn).or_default();
+                *n += 1;
+                *n <= max_questions
+            });
+            for (&turn, &found) in per_turn.iter().filter(|(_, n)| **n > max_questions) {
+                tally.truncations.push(origin.truncation(
+                    &session.agent,
+                    turn,
+                    TruncationKind::Questions {
+                        found,
+                        kept: max_questions,
+                    },
+                ));
+            }
+        }
         let replay = record::replay(&session);
         let mut guidance: Vec<String> = Vec::new();
         for g in &replay.guidance {
@@ -460,18 +676,20 @@ impl Job {
             line,
             questions: EffortCounts::of(&score),
             violations: report::violation_counts(&score),
-            score,
+            rewards: Rewards::of(&score),
             guidance,
         };
-        let key = (
-            session.spec_id.clone().unwrap_or_default(),
-            session.stage.clone(),
-        );
-        tally
-            .groups
-            .entry(key)
-            .or_default()
-            .push(Stored { session, member });
+        let key = (session.spec_id.unwrap_or_default(), session.stage);
+        let group = tally.groups.entry(key).or_default();
+        // Grown by a quarter, not doubled: a group's spare slots would
+        // otherwise be a third of what the job keeps per session.
+        if group.len() == group.capacity() {
+            group.reserve_exact((group.len() / 4).max(1));
+        }
+        group.push(Stored {
+            member,
+            verdict: session.verdict,
+        });
         Ok(())
     }
 
@@ -481,12 +699,28 @@ impl Job {
             .groups
             .into_iter()
             .map(|((spec, stage), stored)| {
-                let sessions: Vec<Session> = stored.iter().map(|s| s.session.clone()).collect();
-                let ranking = self.consensus.decide(&sessions, stage.as_deref());
+                // The ballots live while their group is ranked.
+                let ballots: Vec<Ballot> = stored
+                    .iter()
+                    .map(|s| Ballot {
+                        agent: s.member.agent.clone(),
+                        spec_id: Some(spec.clone()),
+                        stage: stage.clone(),
+                        verdict: s.verdict.clone(),
+                        technical: s.member.rewards.r_prod,
+                        interaction: s.member.rewards.interaction,
+                        score: None,
+                    })
+                    .collect();
+                let ranking = self.consensus.decide_scored(ballots, stage.as_deref());
+                // Not collected in place: that would keep the group's
+                // allocation of `Stored`s, spare slots and all.
+                let mut members = Vec::with_capacity(stored.len());
+                members.extend(stored.into_iter().map(|s| s.member));
                 Group {
                     spec,
                     stage,
-                    members: stored.into_iter().map(|s| s.member).collect(),
+                    members,
                     ranking,
                 }
             })
@@ -501,39 +735,73 @@ impl Job {
             run_ids: tally.run_ids,
             other_stages: tally.other_stages,
             errors: tally.errors,
+            truncations: tally.truncations,
             groups,
         }
     }
 }
 
-/// The line each session of `text` starts on, in the order
-/// [`parse_session_bytes`] returns them: 1 for a `.json` file, else each
-/// line that is neither blank nor a `//` comment (after a byte-order mark).
-/// `None` for every session when the count disagrees with `expected`.
-fn start_lines(text: &[u8], format: SessionFormat, expected: usize) -> Vec<Option<usize>> {
-    let lines: Vec<usize> = match format {
-        SessionFormat::JsonLines => text
-            .strip_prefix(b"\xef\xbb\xbf")
-            .unwrap_or(text)
-            .split(|&b| b == b'\n')
-            .enumerate()
-            .filter(|(_, l)| is_session_line(l))
-            .map(|(i, _)| i + 1)
-            .collect(),
-        _ => vec![1],
-    };
-    if lines.len() == expected {
-        lines.into_iter().map(Some).collect()
-    } else {
-        vec![None; expected]
+/// What [`next_line`] read.
+enum Line {
+    /// A line (without its `\n`), in the buffer.
+    Read,
+    /// A line longer than the limit, skipped to its end: at least this
+    /// many bytes.
+    TooLong(u64),
+    /// The end of the file.
+    End,
+}
+
+/// Reads the next line of `reader` into `buf` (without its `\n` or
+/// `\r\n`), holding at most `limit` bytes of it: a longer line is read
+/// past (its bytes counted) and reported as [`Line::TooLong`].
+fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>, limit: usize) -> std::io::Result<Line> {
+    let mut total = 0u64;
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        any = true;
+        let (take, done) = match memchr::memchr(b'\n', chunk) {
+            Some(at) => (at, true),
+            None => (chunk.len(), false),
+        };
+        total += take as u64;
+        if !too_long && buf.len() + take > limit {
+            too_long = true;
+            *buf = Vec::new();
+        }
+        if !too_long {
+            buf.extend_from_slice(&chunk[..take]);
+        }
+        reader.consume(if done { take + 1 } else { take });
+        if done {
+            break;
+        }
     }
+    if !any {
+        return Ok(Line::End);
+    }
+    if too_long {
+        return Ok(Line::TooLong(total));
+    }
+    if buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Ok(Line::Read)
 }
 
 /// The session files under `path`, sorted: `path` itself when it is a
 /// file, else every `.json` and `.jsonl` file below it (symbolic links
 /// to folders and entries starting with `.` are not followed). Folders
-/// that cannot be read, and FIFOs, sockets and devices (`path` itself, or
-/// named like a session file), are reported in `errors`.
+/// that cannot be read are reported in `errors`.
 fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Result<Vec<PathBuf>> {
     let meta = std::fs::metadata(path).map_err(|source| Error::Read {
         path: path.to_owned(),
@@ -628,20 +896,6 @@ fn special_kind(t: &std::fs::FileType) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn start_lines_follow_the_jsonl_rules() {
-        let text = "\u{feff}{}\n\n// note\n  {}\n{}".as_bytes();
-        assert_eq!(
-            start_lines(text, SessionFormat::JsonLines, 3),
-            [Some(1), Some(4), Some(5)]
-        );
-        assert_eq!(start_lines(b"{}", SessionFormat::Json, 1), [Some(1)]);
-        assert_eq!(
-            start_lines(b"{}", SessionFormat::JsonLines, 2),
-            [None, None]
-        );
-    }
 
     #[test]
     fn a_job_needs_a_store_and_a_known_stage() {

@@ -10,14 +10,14 @@ use tact_scoring::{Preference, SessionScore};
 use tact_types::EffortLevel;
 
 /// Where a run of the job stands, handed to its progress callback: after a
-/// file is opened, after it is parsed (`total` grows), and after each
-/// session.
+/// file is opened, after each session is read (`total` grows: files are
+/// read as a stream) and after each session is processed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Progress<'a> {
     /// Sessions processed so far (stored, skipped or left out).
     pub done: usize,
-    /// Sessions known so far: it grows as each file is parsed.
+    /// Sessions read so far: it grows as each file is read.
     pub total: usize,
     /// The file being read; `None` for sessions handed in as values.
     pub file: Option<&'a Path>,
@@ -46,6 +46,14 @@ pub enum SessionErrorKind {
     Stage(tact_consensus::Error),
     /// The store refused the session; nothing of it was written.
     NotStored(tact_trajectory_store::Error),
+    /// The session is larger than [`Limits::max_session_bytes`](super::Limits):
+    /// it was not read (a `.jsonl` line is skipped up to its end).
+    TooLarge {
+        /// The session's size in bytes (at least this much for a line).
+        bytes: u64,
+        /// The limit.
+        limit: usize,
+    },
 }
 
 /// A session (or a file or folder) the job skipped, with where it came
@@ -87,11 +95,75 @@ impl SessionError {
 
     /// Where the session is: `FILE:LINE`, `FILE`, or `sessions[INDEX]`.
     fn at(&self) -> String {
-        match (&self.file, self.line, self.index) {
-            (Some(f), Some(l), _) => format!("{}:{l}", f.display()),
-            (Some(f), None, _) => f.display().to_string(),
-            (None, _, Some(i)) => format!("sessions[{i}]"),
-            (None, _, None) => "a session".to_owned(),
+        at(self.file.as_deref(), self.line, self.index)
+    }
+}
+
+/// Where a session is: `FILE:LINE`, `FILE`, or `sessions[INDEX]`.
+fn at(file: Option<&Path>, line: Option<usize>, index: Option<usize>) -> String {
+    match (file, line, index) {
+        (Some(f), Some(l), _) => format!("{}:{l}", f.display()),
+        (Some(f), None, _) => f.display().to_string(),
+        (None, _, Some(i)) => format!("sessions[{i}]"),
+        (None, _, None) => "a session".to_owned(),
+    }
+}
+
+/// What the job's [`Limits`](super::Limits) cut of a session it stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TruncationKind {
+    /// A response longer than the limit was analysed up to `kept` bytes.
+    Message {
+        /// The response's length in bytes.
+        bytes: usize,
+        /// The bytes analysed (the limit, down to a character boundary).
+        kept: usize,
+    },
+    /// A response held more questions than the limit: the first `kept`
+    /// were kept (stored and reported; the rewards count all `found`).
+    Questions {
+        /// The questions found in the (analysed part of the) response.
+        found: usize,
+        /// The questions kept.
+        kept: usize,
+    },
+}
+
+/// A cut the job's limits made in one turn of a stored session. Its
+/// `Display` is the message `tact run` prints after `note: `.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Truncation {
+    /// The file the session came from (`None` for sessions handed in as values).
+    pub file: Option<PathBuf>,
+    /// The 1-based line the session starts on in `file`.
+    pub line: Option<usize>,
+    /// The 0-based position of the session among those handed in as values.
+    pub index: Option<usize>,
+    /// The session's agent.
+    pub agent: String,
+    /// The 0-based turn that was cut.
+    pub turn: usize,
+    /// What was cut.
+    pub kind: TruncationKind,
+}
+
+impl fmt::Display for Truncation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = at(self.file.as_deref(), self.line, self.index);
+        let agent = tact_types::excerpt::excerpt(&self.agent);
+        match self.kind {
+            TruncationKind::Message { bytes, kept } => write!(
+                f,
+                "{at}: turn {} of agent {agent}: the response of {bytes} bytes was analysed up to its first {kept} bytes (limit)",
+                self.turn
+            ),
+            TruncationKind::Questions { found, kept } => write!(
+                f,
+                "{at}: turn {} of agent {agent}: {found} questions, the first {kept} kept (limit)",
+                self.turn
+            ),
         }
     }
 }
@@ -116,6 +188,11 @@ impl fmt::Display for SessionError {
             ),
             SessionErrorKind::Stage(e) => write!(f, "{}: {e}", self.at()),
             SessionErrorKind::NotStored(e) => write!(f, "{}: not stored: {e}", self.at()),
+            SessionErrorKind::TooLarge { bytes, limit } => write!(
+                f,
+                "{}: the session is larger than the limit of {limit} bytes ({bytes} bytes or more); not read",
+                self.at()
+            ),
         }
     }
 }
@@ -127,7 +204,9 @@ impl std::error::Error for SessionError {
             SessionErrorKind::Invalid(e) => Some(e),
             SessionErrorKind::Stage(e) => Some(e),
             SessionErrorKind::NotStored(e) => Some(e),
-            SessionErrorKind::NoSpec | SessionErrorKind::NotRegular(_) => None,
+            SessionErrorKind::NoSpec
+            | SessionErrorKind::NotRegular(_)
+            | SessionErrorKind::TooLarge { .. } => None,
         }
     }
 }
@@ -175,6 +254,36 @@ pub(crate) fn violation_counts(score: &SessionScore) -> Vec<(Preference, usize)>
     counts
 }
 
+/// A session's rewards under the job's profile (what
+/// `tact_scoring::SessionScore` holds besides the evidence behind them).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct Rewards {
+    /// R_Prod: the task outcome in [0, 1] (the technical score).
+    pub r_prod: f64,
+    /// R_Proact: the questions' reward.
+    pub r_proact: f64,
+    /// R_Pers: the preferences' reward.
+    pub r_pers: f64,
+    /// The interaction reward (R_Proact + R_Pers).
+    pub interaction: f64,
+    /// The total reward.
+    pub total: f64,
+}
+
+impl Rewards {
+    /// The rewards of a score.
+    pub fn of(score: &SessionScore) -> Self {
+        Rewards {
+            r_prod: score.r_prod,
+            r_proact: score.r_proact,
+            r_pers: score.r_pers,
+            interaction: score.interaction,
+            total: score.total,
+        }
+    }
+}
+
 /// One stored session of a group: its score and what the ranking shows
 /// beside it.
 #[derive(Debug, Clone)]
@@ -188,8 +297,11 @@ pub struct Member {
     pub file: Option<PathBuf>,
     /// The 1-based line it starts on in `file`.
     pub line: Option<usize>,
-    /// Its score: rewards, questions, violations and the rules behind them.
-    pub score: SessionScore,
+    /// Its rewards. The questions, violations and adjustments behind them
+    /// are in the store, under `run_id` (their counts are in `questions`
+    /// and `violations`): the job keeps no more of a session, so that its
+    /// memory stays flat in the number of sessions.
+    pub rewards: Rewards,
     /// Its questions per effort level.
     pub questions: EffortCounts,
     /// Its violated preferences with their counts, in order of first violation.
@@ -208,7 +320,9 @@ pub struct Group {
     pub stage: Option<String>,
     /// The sessions, in the order they were read.
     pub members: Vec<Member>,
-    /// The weighted (or legacy) consensus, or why the group could not be ranked.
+    /// The weighted (or legacy) consensus, or why the group could not be
+    /// ranked. A weighted decision's `sessions` is empty: each member's
+    /// `rewards` are its session's (the whole scores are in the store).
     pub ranking: Result<Decision, tact_consensus::Error>,
 }
 
@@ -238,6 +352,9 @@ pub struct Report {
     pub other_stages: usize,
     /// Sessions, files and folders skipped, in the order met; never printed.
     pub errors: Vec<SessionError>,
+    /// What the job's limits cut of the sessions it stored, in the order
+    /// met (the sessions are stored; `tact run` prints each as a note).
+    pub truncations: Vec<Truncation>,
     /// One group per (spec, stage), sorted by spec then stage.
     pub groups: Vec<Group>,
 }

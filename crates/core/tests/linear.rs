@@ -1,0 +1,97 @@
+//! The text engine is linear on any input: one long line of prose (where
+//! a backward search per sentence made `split_sentences` quadratic) or
+//! many short lines, generated texts of 1, 2, 4 and 8 MB.
+//!
+//! Timing on a loaded machine is noisy, so each size keeps its best of
+//! three runs and the bound is generous: 8 MB may take at most 16 times
+//! what 1 MB takes (linear is 8; the quadratic splitter took about 45
+//! times as long), plus a fixed allowance for timer noise on fast inputs.
+
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use tact_core::text::{extract_questions, normalize, split_sentences};
+
+const MB: usize = 1 << 20;
+
+/// `unit` repeated to at least `bytes` bytes.
+fn repeat_to(unit: &str, bytes: usize) -> String {
+    let mut s = String::with_capacity(bytes + unit.len());
+    while s.len() < bytes {
+        s.push_str(unit);
+    }
+    s
+}
+
+/// A text path: its name, and a function returning a count of its output.
+type TextPath<'a> = (&'a str, &'a dyn Fn(&str) -> usize);
+
+/// The best of three runs of `f` on `text`.
+fn best_of_three(text: &str, f: &dyn Fn(&str) -> usize) -> Duration {
+    (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(f(std::hint::black_box(text)));
+            t.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// Asserts that every text path takes linear time on `unit` repeated to
+/// 1, 2, 4 and 8 MB.
+fn assert_linear(unit: &str) {
+    let paths: [TextPath<'_>; 3] = [
+        ("normalize", &|t| normalize(t).len()),
+        ("split_sentences", &|t| split_sentences(t).len()),
+        ("extract_questions", &|t| extract_questions(t).len()),
+    ];
+    let texts: Vec<String> = [1, 2, 4, 8]
+        .iter()
+        .map(|m| repeat_to(unit, m * MB))
+        .collect();
+    for (name, f) in paths {
+        let times: Vec<Duration> = texts.iter().map(|t| best_of_three(t, f)).collect();
+        let allowance = Duration::from_millis(50);
+        for (k, t) in times.iter().enumerate().skip(1) {
+            let factor = 2u32 << k; // 4, 8, 16 for 2, 4, 8 times the size
+            assert!(
+                *t <= times[0] * factor + allowance,
+                "{name} is superlinear on {unit:?}: {times:?} for 1, 2, 4, 8 MB"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_issue_prose_on_one_line_is_linear() {
+    assert_linear("The build is green and retried now. ");
+    assert_linear("Is the build green? Use e.g. ruff. It takes 3.5 s. Ask J. Smith. ");
+}
+
+#[test]
+fn many_short_lines_and_list_items_are_linear() {
+    assert_linear("Which option?\n1. Rewrite\n2. Patch\n\n");
+    assert_linear("He said \"wait. Stop.\" Then `a.b? c.` ran. ");
+}
+
+/// A generated sentence: words, then a terminator or an abbreviation.
+fn sentence() -> impl Strategy<Value = String> {
+    (
+        proptest::collection::vec("[A-Za-z0-9]{1,9}", 1..12),
+        prop::sample::select(vec![
+            ". ", "? ", "! ", ", ", " e.g. ", " 3.5 s. ", " \"", "` ", "\n", "\n\n", "\n- ",
+            " 1. ", " Mon. ", "... ", "…", "¿", "。",
+        ]),
+    )
+        .prop_map(|(words, end)| words.join(" ") + end)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn generated_texts_take_linear_time(sentences in proptest::collection::vec(sentence(), 1..20)) {
+        assert_linear(&sentences.concat());
+    }
+}
