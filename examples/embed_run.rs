@@ -78,7 +78,7 @@ fn run(sessions: &Path, db: &Path) -> tact::Result<bool> {
         "{} sessions from {files_read} files stored in {} ({} run ids), {} skipped",
         report.stored(),
         report.db.display(),
-        report.run_ids.len(),
+        report.stored(),
         report.skipped()
     );
     Ok(report.is_clean())

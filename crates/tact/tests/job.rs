@@ -92,7 +92,11 @@ fn the_demo_sessions_rank_as_tact_run_prints_them() {
 
     // Every session went to the database; a second run replaces them.
     let again = job.run_path(repo("fixtures/sessions"), |_| {}).unwrap();
-    assert_eq!(again.run_ids, report.run_ids);
+    assert_eq!(
+        again.run_ids().collect::<Vec<_>>(),
+        report.run_ids().collect::<Vec<_>>()
+    );
+    assert_eq!(again.stored(), report.stored());
     let store = job.into_store().unwrap();
     assert_eq!(store.path(), db);
     assert_eq!(store.trajectory_count().unwrap(), 14);

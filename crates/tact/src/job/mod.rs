@@ -215,7 +215,10 @@ struct Tally {
     read: usize,
     done: usize,
     total: usize,
-    run_ids: Vec<String>,
+    stored: usize,
+    /// The file of the latest member read from one, shared by the members
+    /// of that file.
+    file: Option<Arc<Path>>,
     other_stages: usize,
     errors: Vec<SessionError>,
     truncations: Vec<Truncation>,
@@ -228,7 +231,8 @@ impl Tally {
             read: 0,
             done: 0,
             total: 0,
-            run_ids: Vec::new(),
+            stored: 0,
+            file: None,
             other_stages: 0,
             errors,
             truncations: Vec::new(),
@@ -664,20 +668,27 @@ impl Job {
             agent = %session.agent,
             "session stored"
         );
-        tally.run_ids.push(rec.run_id.clone());
+        tally.stored += 1;
         let (file, line) = match origin {
-            Origin::File(f, l) => (Some(f.to_owned()), Some(l)),
+            Origin::File(f, l) => {
+                let shared = match &tally.file {
+                    Some(a) if **a == *f => Arc::clone(a),
+                    _ => Arc::from(f),
+                };
+                tally.file = Some(Arc::clone(&shared));
+                (Some(shared), Some(l))
+            }
             Origin::Value(_) => (None, None),
         };
         let member = Member {
-            agent: session.agent.clone(),
-            run_id: rec.run_id,
+            agent: session.agent.as_str().into(),
+            run_id: rec.run_id.into_boxed_str(),
             file,
             line,
             questions: EffortCounts::of(&score),
-            violations: report::violation_counts(&score),
+            violations: report::violation_counts(&score).into_boxed_slice(),
             rewards: Rewards::of(&score),
-            guidance,
+            guidance: guidance.into_boxed_slice(),
         };
         let key = (session.spec_id.unwrap_or_default(), session.stage);
         let group = tally.groups.entry(key).or_default();
@@ -703,7 +714,7 @@ impl Job {
                 let ballots: Vec<Ballot> = stored
                     .iter()
                     .map(|s| Ballot {
-                        agent: s.member.agent.clone(),
+                        agent: s.member.agent.to_string(),
                         spec_id: Some(spec.clone()),
                         stage: stage.clone(),
                         verdict: s.verdict.clone(),
@@ -732,7 +743,7 @@ impl Job {
             stage: self.stage.clone(),
             files,
             read: tally.read,
-            run_ids: tally.run_ids,
+            stored: tally.stored,
             other_stages: tally.other_stages,
             errors: tally.errors,
             truncations: tally.truncations,

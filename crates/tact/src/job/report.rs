@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tact_consensus::Decision;
 use tact_scoring::{Preference, SessionScore};
@@ -216,17 +217,20 @@ impl std::error::Error for SessionError {
 #[non_exhaustive]
 pub struct EffortCounts {
     /// Low-effort questions.
-    pub low: usize,
+    pub low: u32,
     /// Medium-effort questions.
-    pub medium: usize,
+    pub medium: u32,
     /// High-effort questions.
-    pub high: usize,
+    pub high: u32,
 }
 
 impl EffortCounts {
     /// The counts of a session's questions.
     pub fn of(score: &SessionScore) -> Self {
-        let n = |l| score.questions.iter().filter(|q| q.effort == l).count();
+        let n = |l| {
+            let count = score.questions.iter().filter(|q| q.effort == l).count();
+            u32::try_from(count).unwrap_or(u32::MAX)
+        };
         EffortCounts {
             low: n(EffortLevel::Low),
             medium: n(EffortLevel::Medium),
@@ -290,11 +294,12 @@ impl Rewards {
 #[non_exhaustive]
 pub struct Member {
     /// The agent.
-    pub agent: String,
+    pub agent: Box<str>,
     /// The run id it was stored under (its own, or a digest of its content).
-    pub run_id: String,
-    /// The file it came from (`None` for sessions handed in as values).
-    pub file: Option<PathBuf>,
+    pub run_id: Box<str>,
+    /// The file it came from (`None` for sessions handed in as values),
+    /// shared by the members of one file.
+    pub file: Option<Arc<Path>>,
     /// The 1-based line it starts on in `file`.
     pub line: Option<usize>,
     /// Its rewards. The questions, violations and adjustments behind them
@@ -305,9 +310,9 @@ pub struct Member {
     /// Its questions per effort level.
     pub questions: EffortCounts,
     /// Its violated preferences with their counts, in order of first violation.
-    pub violations: Vec<(Preference, usize)>,
+    pub violations: Box<[(Preference, usize)]>,
     /// The guidance classifiers that fired on its replay, in order of first fire.
-    pub guidance: Vec<String>,
+    pub guidance: Box<[String]>,
 }
 
 /// The stored sessions of one spec and stage, and their ranking.
@@ -329,7 +334,7 @@ pub struct Group {
 impl Group {
     /// The first member of this agent.
     pub fn member(&self, agent: &str) -> Option<&Member> {
-        self.members.iter().find(|m| m.agent == agent)
+        self.members.iter().find(|m| &*m.agent == agent)
     }
 }
 
@@ -346,8 +351,9 @@ pub struct Report {
     pub files: Option<usize>,
     /// Sessions read, good or bad.
     pub read: usize,
-    /// The run ids stored, in order (one per session stored).
-    pub run_ids: Vec<String>,
+    /// Sessions stored (their run ids are the members' `run_id`, see
+    /// [`Report::run_ids`]).
+    pub stored: usize,
     /// Sessions of other stages than the filter, left out.
     pub other_stages: usize,
     /// Sessions, files and folders skipped, in the order met; never printed.
@@ -362,7 +368,15 @@ pub struct Report {
 impl Report {
     /// Sessions stored.
     pub fn stored(&self) -> usize {
-        self.run_ids.len()
+        self.stored
+    }
+
+    /// The run ids stored, group by group (each group's in the order its
+    /// sessions were read).
+    pub fn run_ids(&self) -> impl Iterator<Item = &str> {
+        self.groups
+            .iter()
+            .flat_map(|g| g.members.iter().map(|m| &*m.run_id))
     }
 
     /// Sessions (or files, or folders) skipped.
