@@ -42,7 +42,7 @@ macro_rules! kw {
         concat!(
             r#"(?i)(?:"#,
             $k,
-            r#")[\w.-]{0,20}["'`]?[ \t]*(?:=|:=|:|=>|,)[ \t]*["'`]?("#,
+            r#")[\w.-]{0,20}["'`]?[ \t]*(?:=|:=|:|=>|,)[ \t]*\\?["'`]?("#,
             $v,
             ")"
         )
@@ -72,7 +72,7 @@ pub(crate) const SHAPES: &[(&str, &str, &str, Check)] = &[
     (
         "gcp_private_key_id",
         "a service account private key id",
-        r#""private_key_id"\s*:\s*"([A-Za-z0-9]{16,})""#,
+        r#"\\?"private_key_id\\?"\s*:\s*\\?"([A-Za-z0-9]{16,})"#,
         Check::Always,
     ),
     (
@@ -168,7 +168,7 @@ pub(crate) const SHAPES: &[(&str, &str, &str, Check)] = &[
     (
         "docker_auth",
         "a Docker registry auth",
-        r#""auth"\s*:\s*"([A-Za-z0-9+/]{8,}={0,2})""#,
+        r#"\\?"auth\\?"\s*:\s*\\?"([A-Za-z0-9+/]{8,}={0,2})"#,
         Check::Always,
     ),
     (
@@ -180,7 +180,7 @@ pub(crate) const SHAPES: &[(&str, &str, &str, Check)] = &[
     (
         "nuget_password",
         "a NuGet config password",
-        r#"(?i)<add key="(?:ClearText)?Password"\s*value="([^"]{8,})""#,
+        r#"(?i)<add key=\\?"(?:ClearText)?Password\\?"\s*value=\\?"([^"\\]{8,})"#,
         Check::Always,
     ),
     (
@@ -197,7 +197,7 @@ pub(crate) const SHAPES: &[(&str, &str, &str, Check)] = &[
             r"|\bdp\.pt\.[A-Za-z0-9]{43}|\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}|\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}",
             r"|\bEZ[AT]K[A-Za-z0-9]{54}|\bEAA[MC][A-Za-z0-9]{100,}|\bFLW(?:SECK|PUBK)_TEST-[A-Za-z0-9]{12,}(?:-X)?",
             r"|\b(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})|\bfio-u-[A-Za-z0-9_=-]{64}",
-            r#"|(?i:["']secret_key["']\s*=>\s*["']sk_[^\s"']{29})"#,
+            r#"|(?i:\\?["']secret_key\\?["']\s*=>\s*\\?["']sk_[^\s"'\\]{29})"#,
             r"|\beyJrIjoi[A-Za-z0-9]{70,}={0,3}|\bglc_[A-Za-z0-9+/]{32,}={0,3}|\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}",
             r"|\b(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}|\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}",
             r"|\b(?:hf_|api_org_)[A-Za-z]{34}\b|\bico-[A-Za-z0-9]{32}|\bs-s4t2(?:ud|af)-[a-fA-F0-9]{64}",
@@ -239,13 +239,13 @@ pub(crate) const SHAPES: &[(&str, &str, &str, Check)] = &[
     (
         "env_credential",
         "a credential environment variable",
-        r#"\b[A-Z0-9_]*(?:PASS|PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH)[ \t]*=[ \t]*["']?([^\s"'$<{*\[][^\s"',;]{3,})"#,
+        r#"\b[A-Z0-9_]*(?:PASS|PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH)[ \t]*=[ \t]*\\?["']?([^\s"'$<{*\[\\][^\s"',;\\]{3,})"#,
         Check::SecretLike,
     ),
     (
         "credential_assignment",
         "a credential assignment",
-        r#"(?i)(?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)["']?\s*[=:]\s*["']?([^\s"'$<{*\[][^\s"',;]{5,})"#,
+        r#"(?i)(?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)["']?\s*[=:]\s*\\?["']?([^\s"'$<{*\[\\][^\s"',;\\]{5,})"#,
         Check::SecretLike,
     ),
 ];
