@@ -84,6 +84,9 @@ pub fn run_questions(
     input
         .read_to_string(&mut message)
         .context("cannot read the message from stdin")?;
+    // Questions are shown as found: a credential (even one the split
+    // would cut in pieces) never is.
+    let message = crate::redact::text(&message);
     let found = c.questions(&message);
     if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&found)?)?;

@@ -245,6 +245,16 @@ pub fn report(input: &GuideInput) -> GuideReport {
     }
 }
 
+/// `text` as tact may show it: every credential its scanner recognises
+/// replaced by `[REDACTED]` (the whole text if the scanner is unavailable).
+fn redacted(text: &[u8]) -> String {
+    let text = String::from_utf8_lossy(text);
+    match tact_secrets::CredentialScanner::default().redact_text(&text) {
+        Ok(clean) => clean.into_owned(),
+        Err(_) => format!("{}\n", tact_secrets::REDACTED),
+    }
+}
+
 fn write_report(r: &GuideReport, out: &mut impl Write) -> Result<()> {
     let id =
         r.id.as_deref()
@@ -295,12 +305,14 @@ fn write_report(r: &GuideReport, out: &mut impl Write) -> Result<()> {
 pub fn run_guide(source: &str, text: &str, json: bool, out: &mut impl Write) -> Result<()> {
     for input in parse_inputs(source, text)? {
         let r = report(&input);
+        let mut buf = Vec::new();
         if json {
-            serde_json::to_writer(&mut *out, &r)?;
-            writeln!(out)?;
+            serde_json::to_writer(&mut buf, &r)?;
+            writeln!(buf)?;
         } else {
-            write_report(&r, out)?;
+            write_report(&r, &mut buf)?;
         }
+        out.write_all(redacted(&buf).as_bytes())?;
     }
     out.flush()?;
     Ok(())
@@ -350,11 +362,13 @@ fn write_nudge(n: &Nudge, json: bool, out: &mut impl Write) -> Result<()> {
             reason: n.result.reason.as_deref(),
             guidance: &n.message,
         };
-        serde_json::to_writer(&mut *out, &line)?;
-        writeln!(out)?;
+        let mut buf = Vec::new();
+        serde_json::to_writer(&mut buf, &line)?;
+        writeln!(buf)?;
+        out.write_all(redacted(&buf).as_bytes())?;
     } else {
         // Continuation lines are indented so every nudge starts one block.
-        let message = n.message.replace('\n', "\n    ");
+        let message = redacted(n.message.as_bytes()).replace('\n', "\n    ");
         writeln!(out, "[event {} · {}] {message}", n.position, n.classifier)?;
     }
     out.flush()?;

@@ -9,11 +9,13 @@ mod effort;
 mod granularity;
 mod guide;
 mod prefs;
+mod redact;
 mod report;
 mod route;
 mod run;
 mod score;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -61,15 +63,19 @@ enum Command {
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("TACT_LOG"))
-        .with_writer(std::io::stderr)
+        .with_writer(|| redact::Redacting::new(std::io::stderr()))
         .init();
     let cli = Cli::parse();
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = redact::Redacting::new(stdout.lock());
     let result = match cli.command {
         Command::Run(args) => {
             let stderr = std::io::stderr();
-            match run::run(&args, &mut out, &mut stderr.lock()) {
+            let mut err = redact::Redacting::new(stderr.lock());
+            let done = run::run(&args, &mut out, &mut err);
+            let _ = out.flush();
+            let _ = err.flush();
+            match done {
                 // Some sessions were skipped (reported on stderr): the
                 // others are stored, but the exit status says so.
                 Ok(report) if !report.is_clean() => return ExitCode::from(1),
@@ -107,8 +113,12 @@ fn main() -> ExitCode {
         // quietly, as Unix tools do.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            // A parser may quote a huge input: an excerpt of the message.
-            eprintln!("error: {}", tact_types::excerpt::excerpt(&chain(&e)));
+            let _ = out.flush();
+            // A parser may quote a huge input: an excerpt of the message,
+            // and no credential the scanner knows.
+            let full = chain(&e);
+            let message = tact_types::excerpt::excerpt(&full);
+            eprintln!("{}", redact::text(&format!("error: {message}")));
             ExitCode::from(2)
         }
     }

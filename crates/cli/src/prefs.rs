@@ -71,6 +71,8 @@ pub fn run(args: &PrefsArgs, mut input: impl Read, out: &mut impl Write) -> Resu
             t
         }
     };
+    // Spans of the message are shown: never a credential.
+    let text = crate::redact::text(&text);
     let checker = TextChecker::new()?;
     let mut results = Vec::new();
     for p in prefs {

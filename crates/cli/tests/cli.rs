@@ -774,3 +774,255 @@ fn json_outputs_carry_no_float_noise() {
         assert!(noisy.is_empty(), "{args:?}: {noisy:?}\n{text}");
     }
 }
+
+/// One fake credential of every gitleaks family the scanner covers (see
+/// `tact_secrets::FAMILY_EXAMPLES`) and of the formats agents meet (AWS
+/// secret keys, `DB_PASS=`, Basic auth, `curl -u`, URLs with `$`/`:` in
+/// the password, Docker `auths`, service-account key ids): the texts as
+/// planted, and the secret parts (8+ characters) that must never be shown.
+fn planted_credentials() -> (Vec<String>, Vec<String>) {
+    let mut texts = Vec::new();
+    let mut secrets = Vec::new();
+    for (f, seed) in tact_secrets::FAMILY_EXAMPLES.iter().zip(1u64..) {
+        let (text, runs) = tact_secrets::expand_example(f.example, seed);
+        texts.push(text);
+        secrets.extend(runs.into_iter().filter(|r| r.len() >= 8));
+    }
+    let (k, _) = tact_secrets::expand_example("{U16}", 900);
+    let (sk, _) = tact_secrets::expand_example("{m40}", 901);
+    let (pw, _) = tact_secrets::expand_example("{m14}", 902);
+    let (b64, _) = tact_secrets::expand_example("{m32}", 903);
+    let (hex, _) = tact_secrets::expand_example("{h40}", 904);
+    let id = format!("AK{}{k}", "IA");
+    texts.extend([
+        format!("aws configure set aws_access_key_id {id}"),
+        format!("aws configure set aws_secret_access_key {sk}"),
+        format!("DB_PASS={pw} ./migrate"),
+        format!("curl -H 'Authorization: Basic {b64}' https://x.invalid"),
+        format!("curl -u deploy:{pw}x https://x.invalid"),
+        format!("psql postgres://app:p$ss:{pw}y@db:5432/x"),
+        format!("{{\"auths\": {{\"r.example\": {{\"auth\": \"{b64}z\"}}}}}}"),
+        format!("{{\"private_key_id\": \"{hex}\"}}"),
+    ]);
+    secrets.extend([id, sk, pw, b64, hex]);
+    (texts, secrets)
+}
+
+/// Runs tact with a large stdin, written from a thread so neither pipe
+/// fills while the other waits.
+fn tact_big_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tact"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn tact");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn assert_clean(what: &str, shown: &[u8], secrets: &[String]) {
+    let shown = String::from_utf8_lossy(shown);
+    for s in secrets {
+        assert!(!shown.contains(s.as_str()), "{what} shows {s}:\n{shown}");
+    }
+}
+
+/// A failing tool call that carries `text` in its params and its output.
+fn leaky_call(text: &str) -> serde_json::Value {
+    serde_json::json!({
+        "type": "tool", "name": "shell",
+        "params": {"command": text, "env": {"NOTE": text}},
+        "ok": false,
+        "output": format!("error: rejected {text}")
+    })
+}
+
+/// Sessions, trajectories and event streams carrying every planted
+/// credential, through every command that reads them: `run` (and the
+/// database files), `report`, `score`, `guide`, `guide --follow` (text and
+/// JSON), `questions`, `effort --file` and `prefs check`. No planted
+/// secret appears in stdout or stderr.
+#[test]
+fn no_command_shows_a_planted_credential() {
+    let (texts, secrets) = planted_credentials();
+    assert!(texts.len() >= 130 && secrets.len() >= 130);
+    let dir = std::env::temp_dir().join(format!("tact-cli-secrets-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let sessions = dir.join("sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+
+    // One session a credential: in the prompt, in repeated failing calls
+    // (doom loop, error streak, stuck), and in the response's question.
+    for (i, text) in texts.iter().enumerate() {
+        let call = leaky_call(text);
+        let session = serde_json::json!({
+            "spec_id": "SPEC-LEAK", "stage": "implement", "agent": format!("agent{i:03}"),
+            "context": format!("Deploy with {text}"),
+            "turns": [{
+                "prompt": format!("Use this: {text}"),
+                "events": [call.clone(), call.clone(), call.clone(), call.clone(), call],
+                "response": format!("I tried {text} four times. Should I rotate {text}?")
+            }],
+            "outcome": {"kind": "tests", "passed": 0, "total": 1},
+        });
+        std::fs::write(sessions.join(format!("s{i:03}.json")), session.to_string()).unwrap();
+    }
+    let db = dir.join("tact.db");
+    let o = tact(
+        &[
+            "run",
+            sessions.to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_clean("run", &o.stdout, &secrets);
+    assert_clean("run (stderr)", &o.stderr, &secrets);
+    let mut bytes = Vec::new();
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        if let Ok(b) = std::fs::read(format!("{}{suffix}", db.display())) {
+            bytes.extend(b);
+        }
+    }
+    assert!(!bytes.is_empty());
+    assert_clean("the database files", &bytes, &secrets);
+
+    let html = dir.join("html");
+    let o = tact(
+        &[
+            "report",
+            "--db",
+            db.to_str().unwrap(),
+            "--out",
+            html.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_clean("report", &o.stdout, &secrets);
+    assert_clean("report (stderr)", &o.stderr, &secrets);
+    assert_clean(
+        "report.html",
+        &std::fs::read(html.join("report.html")).unwrap(),
+        &secrets,
+    );
+
+    let s0 = sessions.join("s000.json");
+    for (i, _) in texts.iter().enumerate().step_by(7) {
+        let s = sessions.join(format!("s{i:03}.json"));
+        let o = tact(&["score", s.to_str().unwrap()], None);
+        assert_clean("score", &o.stdout, &secrets);
+        assert_clean("score (stderr)", &o.stderr, &secrets);
+    }
+    let o = tact(&["score", s0.to_str().unwrap(), "--json"], None);
+    assert_clean("score --json", &o.stdout, &secrets);
+
+    // guide FILE: one trajectory a credential, JSON Lines.
+    let trajectories: String = texts
+        .iter()
+        .map(|t| {
+            let c = leaky_call(t);
+            let mut line = serde_json::json!({
+                "events": [{"type": "user", "text": format!("go: {t}")}, c.clone(), c.clone(), c.clone(), c.clone(), c],
+                "pending": [{"name": "shell", "params": {"command": t}}],
+            })
+            .to_string();
+            line.push('\n');
+            line
+        })
+        .collect();
+    let traj_file = temp_file("leaky-trajectories.jsonl", &trajectories);
+    for json in [false, true] {
+        let mut args = vec!["guide", traj_file.to_str().unwrap()];
+        if json {
+            args.push("--json");
+        }
+        let o = tact(&args, None);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let shown = String::from_utf8_lossy(&o.stdout);
+        assert!(shown.contains("doom_loop"), "{shown}");
+        assert!(shown.contains("[REDACTED]"), "{shown}");
+        assert_clean("guide", &o.stdout, &secrets);
+        assert_clean("guide (stderr)", &o.stderr, &secrets);
+    }
+
+    // guide --follow: every credential's calls as one event stream.
+    let mut stream = String::new();
+    for t in &texts {
+        stream
+            .push_str(&serde_json::json!({"type": "user", "text": format!("go: {t}")}).to_string());
+        stream.push('\n');
+        for _ in 0..4 {
+            stream.push_str(&leaky_call(t).to_string());
+            stream.push('\n');
+        }
+        stream.push_str(
+            &serde_json::json!({"pending": [{"name": "shell", "params": {"command": t}}]})
+                .to_string(),
+        );
+        stream.push('\n');
+    }
+    for json in [false, true] {
+        let mut args = vec!["guide", "--follow"];
+        if json {
+            args.push("--json");
+        }
+        let o = tact_big_stdin(&args, &stream);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(!o.stdout.is_empty());
+        assert_clean("guide --follow", &o.stdout, &secrets);
+        assert_clean("guide --follow (stderr)", &o.stderr, &secrets);
+    }
+
+    // The text commands, on messages and question files carrying them.
+    let message: String = texts
+        .iter()
+        .map(|t| format!("I found {t} in the config. Should I use {t} for the deploy?\n\n"))
+        .collect();
+    for json in [false, true] {
+        let args: &[&str] = if json {
+            &["questions", "--json"]
+        } else {
+            &["questions"]
+        };
+        let o = tact_big_stdin(args, &message);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_clean("questions", &o.stdout, &secrets);
+        assert_clean("questions (stderr)", &o.stderr, &secrets);
+    }
+    let questions: String = texts
+        .iter()
+        .filter(|t| !t.contains('\n'))
+        .map(|t| format!("Can you check whether {t} still works?\n"))
+        .collect();
+    let qfile = temp_file("leaky-questions.txt", &questions);
+    for json in [false, true] {
+        let mut args = vec!["effort", "--file", qfile.to_str().unwrap()];
+        if json {
+            args.push("--json");
+        }
+        let o = tact(&args, None);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_clean("effort --file", &o.stdout, &secrets);
+        assert_clean("effort --file (stderr)", &o.stderr, &secrets);
+    }
+    for pref in ["one_question", "length", "commas"] {
+        let o = tact(
+            &["prefs", "check", "--pref", pref, "--json"],
+            Some(&message),
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_clean("prefs check", &o.stdout, &secrets);
+        assert_clean("prefs check (stderr)", &o.stderr, &secrets);
+    }
+}

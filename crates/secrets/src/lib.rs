@@ -28,15 +28,24 @@
 //! the set matched), in the `regex` syntax: no look-around, linear time.
 //! Key names are checked without regex.
 //!
+//! The shapes cover 129 of the 130 credential families of gitleaks'
+//! default configuration (see [`FAMILY_EXAMPLES`], [`NOT_COVERED`] and
+//! the `families` module); redaction replaces a credential whole (a PEM
+//! block from BEGIN to END), or only the value of an assignment.
+//!
 //! # Features
 //!
 //! This crate has no optional features; everything is always compiled.
 #![deny(missing_docs)]
 
 mod error;
+mod families;
 mod scanner;
 
 pub use error::Error;
+pub use families::{
+    FAMILY_EXAMPLES, FamilyExample, GITLEAKS_FAMILY_COUNT, NOT_COVERED, expand_example,
+};
 pub use scanner::{CredentialKind, CredentialScanner, Finding, REDACTED};
 
 /// `Result` with this crate's [`Error`] as the default error type.

@@ -72,81 +72,7 @@ const QUALIFIERS: &[&str] = &[
     "set",
 ];
 
-/// How a match of a shape is confirmed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Check {
-    /// Any match counts.
-    Always,
-    /// The match must contain an ASCII digit (bearer tokens).
-    HasDigit,
-    /// The assigned value (group 1) must look random: a digit, a symbol,
-    /// or 16+ characters (so prose like "password: required" is not one).
-    SecretLike,
-}
-
-/// Built-in value shapes: id, description, pattern, confirmation.
-const SHAPES: &[(&str, &str, &str, Check)] = &[
-    (
-        "cloud_access_key_id",
-        "a cloud access key id",
-        r"\b(?:AKIA|ASIA)[A-Z0-9]{16}\b",
-        Check::Always,
-    ),
-    (
-        "private_key_block",
-        "a PEM private key block",
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
-        Check::Always,
-    ),
-    (
-        "bearer_token",
-        "a bearer token",
-        r"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{12,}=*",
-        Check::HasDigit,
-    ),
-    (
-        "jwt",
-        "a JWT",
-        r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*",
-        Check::Always,
-    ),
-    (
-        "github_token",
-        "a GitHub token",
-        r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})",
-        Check::Always,
-    ),
-    (
-        "slack_token",
-        "a Slack token",
-        r"\bxox[abprs]-[A-Za-z0-9-]{10,}",
-        Check::Always,
-    ),
-    (
-        "google_api_key",
-        "a Google API key",
-        r"\bAIza[0-9A-Za-z_-]{35}",
-        Check::Always,
-    ),
-    (
-        "secret_api_key",
-        "a secret API key",
-        r"\b(?:sk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}|[sr]k_(?:live|test)_[A-Za-z0-9]{16,})",
-        Check::Always,
-    ),
-    (
-        "url_credentials",
-        "a URL with a password",
-        r"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:[^/\s:@$<{*][^/\s:@]*@",
-        Check::Always,
-    ),
-    (
-        "credential_assignment",
-        "a credential assignment",
-        r#"(?i)(?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)["']?\s*[=:]\s*["']?([^\s"'$<{*][^\s"',;]{5,})"#,
-        Check::SecretLike,
-    ),
-];
+use crate::families::{Check, SHAPES};
 
 /// What kind of credential was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -228,27 +154,60 @@ impl Shapes {
             return None;
         }
         let hits = self.set.matches(s);
-        hits.iter().find(|&i| {
-            let (Some(re), Some((_, _, check))) = (self.regexes.get(i), self.info.get(i)) else {
-                return false;
-            };
-            match check {
-                Check::Always => true,
-                Check::HasDigit => re
-                    .find_iter(s)
-                    .any(|m| m.as_str().bytes().any(|b| b.is_ascii_digit())),
-                Check::SecretLike => re
-                    .captures_iter(s)
-                    .any(|c| c.get(1).is_some_and(|v| secret_like(v.as_str()))),
-            }
-        })
+        hits.iter().find(|&i| !self.confirmed(i, s).is_empty())
+    }
+
+    /// Every confirmed shape in `s`, as indices.
+    fn find_all(&self, s: &str) -> Vec<usize> {
+        if !self.set.is_match(s) {
+            return Vec::new();
+        }
+        let hits = self.set.matches(s);
+        hits.iter()
+            .filter(|&i| !self.confirmed(i, s).is_empty())
+            .collect()
+    }
+
+    /// The confirmed spans of shape `i` in `s`: the credential part of
+    /// each match (its first capture group that took part, else the whole
+    /// match), when the shape's check accepts it.
+    fn confirmed(&self, i: usize, s: &str) -> Vec<std::ops::Range<usize>> {
+        let (Some(re), Some((_, _, check))) = (self.regexes.get(i), self.info.get(i)) else {
+            return Vec::new();
+        };
+        re.captures_iter(s)
+            .filter_map(|c| {
+                let whole = c.get(0)?;
+                let part = (1..c.len()).find_map(|g| c.get(g)).unwrap_or(whole);
+                // What redaction left is no credential.
+                if part.as_str() == REDACTED {
+                    return None;
+                }
+                let ok = match check {
+                    Check::Always => true,
+                    Check::HasDigit => whole.as_str().bytes().any(|b| b.is_ascii_digit()),
+                    Check::SecretLike => secret_like(part.as_str()),
+                    Check::TokenLike => token_like(part.as_str()),
+                };
+                ok.then(|| part.range())
+            })
+            .collect()
     }
 }
 
 fn secret_like(v: &str) -> bool {
     v.chars().count() >= 16
-        || v.bytes()
+        || (v
+            .bytes()
             .any(|b| b.is_ascii_digit() || (b.is_ascii_punctuation() && b != b'.'))
+            && !v.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn token_like(v: &str) -> bool {
+    let b = v.as_bytes();
+    b.iter()
+        .any(|c| c.is_ascii_digit() || matches!(c, b'+' | b'/' | b'='))
+        || (b.iter().skip(1).any(u8::is_ascii_uppercase) && b.iter().any(u8::is_ascii_lowercase))
 }
 
 static DEFAULT_SHAPES: LazyLock<Option<Arc<Shapes>>> = LazyLock::new(|| match Shapes::build(&[]) {
@@ -369,13 +328,49 @@ impl CredentialScanner {
         if !shapes.set.is_match(text) {
             return Ok(std::borrow::Cow::Borrowed(text));
         }
-        let mut out = text.to_owned();
-        for i in shapes.set.matches(text).iter() {
-            if let Some(re) = shapes.regexes.get(i) {
-                out = re.replace_all(&out, REDACTED).into_owned();
-            }
+        // Every confirmed span of every matched shape, on the original
+        // text, merged where they overlap, each replaced whole.
+        let mut spans: Vec<std::ops::Range<usize>> = shapes
+            .set
+            .matches(text)
+            .iter()
+            .flat_map(|i| shapes.confirmed(i, text))
+            .collect();
+        if spans.is_empty() {
+            return Ok(std::borrow::Cow::Borrowed(text));
         }
+        spans.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for r in spans {
+            if r.end <= last {
+                continue;
+            }
+            let start = r.start.max(last);
+            if start == last && last > 0 && out.ends_with(REDACTED) {
+                // Overlapping the previous span: extend it.
+            } else {
+                out.push_str(text.get(last..start).unwrap_or_default());
+                out.push_str(REDACTED);
+            }
+            last = r.end;
+        }
+        out.push_str(text.get(last..).unwrap_or_default());
         Ok(std::borrow::Cow::Owned(out))
+    }
+
+    /// The ids of every credential shape found in `text` (free text), in
+    /// the scanner's order; empty when none. Fails only if the built-in
+    /// patterns could not be compiled.
+    pub fn kinds_in_text(&self, text: &str) -> Result<Vec<String>> {
+        let Some(shapes) = &self.shapes else {
+            return Err(Error::Unavailable);
+        };
+        Ok(shapes
+            .find_all(text)
+            .into_iter()
+            .filter_map(|i| shapes.info.get(i).map(|(id, _, _)| id.clone()))
+            .collect())
     }
 
     fn redact_walk(&self, shapes: &Shapes, v: &Value, depth: usize) -> Value {
@@ -383,7 +378,7 @@ impl CredentialScanner {
             return Value::String(REDACTED.into());
         }
         match v {
-            Value::String(s) if shapes.set.is_match(s) => Value::String(REDACTED.into()),
+            Value::String(s) if shapes.find(s).is_some() => Value::String(REDACTED.into()),
             Value::Array(items) => Value::Array(
                 items
                     .iter()
@@ -417,6 +412,9 @@ impl CredentialScanner {
     pub fn names_credential(&self, key: &str) -> bool {
         if self.extra_words.is_empty() && !mentions_credential_stem(key) {
             return false;
+        }
+        if key.eq_ignore_ascii_case("private_key_id") || key.eq_ignore_ascii_case("privateKeyId") {
+            return true;
         }
         let words = key_words(key);
         let Some(last) = words.last() else {
@@ -574,7 +572,7 @@ mod tests {
             ),
             (
                 json!({"c": "DB_PASSWORD=s3cr3t-Value ./run"}),
-                "credential_assignment",
+                "env_credential",
                 "params.c",
             ),
             (
@@ -669,5 +667,17 @@ mod redact_tests {
             scanner.redact_text("nothing here").unwrap(),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+}
+#[cfg(test)]
+mod compile_probe {
+    #[test]
+    fn each_shape_compiles() {
+        for (id, _, p, _) in crate::families::SHAPES {
+            if let Err(e) = regex::Regex::new(p) {
+                panic!("{id}: {e}");
+            }
+        }
+        crate::scanner::Shapes::build(&[]).unwrap();
     }
 }

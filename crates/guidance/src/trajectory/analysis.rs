@@ -16,6 +16,7 @@ use super::fingerprint::{
     FoldBuildHasher, FoldHasher, PassThroughBuild, call_summary, hash_output, hash_str, hash_value,
     output_chars,
 };
+use tact_secrets::{CredentialScanner, REDACTED};
 
 /// Top-level params keys whose values mark new ground for progress.
 pub const PROGRESS_KEYS: [&str; 4] = ["path", "file", "url", "command"];
@@ -619,9 +620,13 @@ impl TrajectoryAnalysis {
         } else {
             self.counts.errors += 1;
             self.counts.consecutive_errors += 1;
+            // Error messages are shown in reasons: never with a credential.
+            let text = error_text(&call.output);
+            let text = CredentialScanner::default()
+                .redact_text(&text)
+                .map_or_else(|_| REDACTED.to_owned(), std::borrow::Cow::into_owned);
             let message: Box<str> =
-                normalize_error(&error_text(&call.output), self.config.error_chars)
-                    .into_boxed_str();
+                normalize_error(&text, self.config.error_chars).into_boxed_str();
             let fingerprint = hash_str(&message);
             if let Some(e) = self.error_freq.get_mut(&fingerprint) {
                 e.0 = e.0.saturating_add(1);
@@ -668,7 +673,7 @@ impl TrajectoryAnalysis {
             &mut self.calls,
             CallRecord {
                 position,
-                summary: call_summary(&call.name, &call.params, self.config.summary_chars)
+                summary: redacted_summary(&call.name, &call.params, self.config.summary_chars)
                     .into_boxed_str(),
                 name,
                 ok: call.ok,
@@ -905,6 +910,27 @@ impl<K> Clearable for HashSet<K, PassThroughBuild> {
     }
     fn clear(&mut self) {
         HashSet::clear(self);
+    }
+}
+
+/// A call's summary as reasons show it: from its params with every
+/// credential the scanner recognises redacted (the params themselves are
+/// only redacted when the scanner finds one, so a clean call costs a scan).
+fn redacted_summary(name: &str, params: &serde_json::Value, limit: usize) -> String {
+    let scanner = CredentialScanner::default();
+    let summary = match scanner.scan(params) {
+        Ok(None) => call_summary(name, params, limit),
+        Ok(Some(_)) => match scanner.redact(params) {
+            Ok(clean) => call_summary(name, &clean, limit),
+            Err(_) => format!("{name} {REDACTED}"),
+        },
+        Err(_) => format!("{name} {REDACTED}"),
+    };
+    // A cut may leave half a credential the params scan saw whole; the
+    // name may carry one too.
+    match scanner.redact_text(&summary) {
+        Ok(clean) => clean.into_owned(),
+        Err(_) => format!("{name} {REDACTED}"),
     }
 }
 
