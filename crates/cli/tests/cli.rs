@@ -835,6 +835,19 @@ fn assert_clean(what: &str, shown: &[u8], secrets: &[String]) {
     }
 }
 
+/// Runs tact, expects success, and checks stdout and stderr are clean.
+fn run_clean(what: &str, args: &[&str], secrets: &[String]) -> Output {
+    let o = tact(args, None);
+    assert!(
+        o.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_clean(what, &o.stdout, secrets);
+    assert_clean(&format!("{what} (stderr)"), &o.stderr, secrets);
+    o
+}
+
 /// A failing tool call that carries `text` in its params and its output.
 fn leaky_call(text: &str) -> serde_json::Value {
     serde_json::json!({
@@ -876,18 +889,8 @@ fn no_command_shows_a_planted_credential() {
         std::fs::write(sessions.join(format!("s{i:03}.json")), session.to_string()).unwrap();
     }
     let db = dir.join("tact.db");
-    let o = tact(
-        &[
-            "run",
-            sessions.to_str().unwrap(),
-            "--db",
-            db.to_str().unwrap(),
-        ],
-        None,
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_clean("run", &o.stdout, &secrets);
-    assert_clean("run (stderr)", &o.stderr, &secrets);
+    let (input, db_arg) = (sessions.to_str().unwrap(), db.to_str().unwrap());
+    run_clean("run", &["run", input, "--db", db_arg], &secrets);
     let mut bytes = Vec::new();
     for suffix in ["", "-wal", "-shm", "-journal"] {
         if let Ok(b) = std::fs::read(format!("{}{suffix}", db.display())) {
@@ -898,19 +901,8 @@ fn no_command_shows_a_planted_credential() {
     assert_clean("the database files", &bytes, &secrets);
 
     let html = dir.join("html");
-    let o = tact(
-        &[
-            "report",
-            "--db",
-            db.to_str().unwrap(),
-            "--out",
-            html.to_str().unwrap(),
-        ],
-        None,
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_clean("report", &o.stdout, &secrets);
-    assert_clean("report (stderr)", &o.stderr, &secrets);
+    let report = ["report", "--db", db_arg, "--out", html.to_str().unwrap()];
+    run_clean("report", &report, &secrets);
     assert_clean(
         "report.html",
         &std::fs::read(html.join("report.html")).unwrap(),
