@@ -5,6 +5,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+/// Runs tact with `stdin` written from a thread, so that neither pipe
+/// fills while the other waits, however large the input.
 fn tact(args: &[&str], stdin: Option<&str>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tact"))
         .args(args)
@@ -13,16 +15,14 @@ fn tact(args: &[&str], stdin: Option<&str>) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn tact");
-    if let Some(input) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().unwrap()
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.unwrap_or_default().to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
 }
 
 fn out(o: &Output) -> String {
@@ -808,26 +808,6 @@ fn planted_credentials() -> (Vec<String>, Vec<String>) {
     (texts, secrets)
 }
 
-/// Runs tact with a large stdin, written from a thread so neither pipe
-/// fills while the other waits.
-fn tact_big_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tact"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn tact");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_owned();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
-
 fn assert_clean(what: &str, shown: &[u8], secrets: &[String]) {
     let shown = String::from_utf8_lossy(shown);
     for s in secrets {
@@ -969,7 +949,7 @@ fn no_command_shows_a_planted_credential() {
         if json {
             args.push("--json");
         }
-        let o = tact_big_stdin(&args, &stream);
+        let o = tact(&args, Some(&stream));
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert!(!o.stdout.is_empty());
         assert_clean("guide --follow", &o.stdout, &secrets);
@@ -987,7 +967,7 @@ fn no_command_shows_a_planted_credential() {
         } else {
             &["questions"]
         };
-        let o = tact_big_stdin(args, &message);
+        let o = tact(args, Some(&message));
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert_clean("questions", &o.stdout, &secrets);
         assert_clean("questions (stderr)", &o.stderr, &secrets);
