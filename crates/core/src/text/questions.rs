@@ -83,7 +83,55 @@ pub fn is_question(sentence: &str) -> bool {
             None => true,
         };
     }
-    is_request(t)
+    is_request(t) || asks_without_mark(core)
+}
+
+/// Openers of a question written without its `?` ("what's the expected
+/// session timeout in production — I couldn't find it in the config."):
+/// an interrogative word and a copula (lower case).
+const UNMARKED_OPENERS: &[&str] = &[
+    "what's the ",
+    "what is the ",
+    "what are the ",
+    "which is the ",
+    "which one is ",
+    "where's the ",
+    "where is the ",
+    "where are the ",
+    "when's the ",
+    "when is the ",
+    "who's the ",
+    "who is the ",
+];
+
+/// Whether a sentence without `?` still asks: it opens with an
+/// interrogative word and a copula ("what's the ...", "where is the ...")
+/// and its first clause (up to a dash, colon, semicolon or comma) has no
+/// second verb of being, which would make the opening a subject ("What's
+/// the point is ...", "What is the plan was ...").
+fn asks_without_mark(core: &str) -> bool {
+    let t = core.trim_start_matches(|c: char| !c.is_alphanumeric());
+    let head_end = t.char_indices().nth(24).map_or(t.len(), |(i, _)| i);
+    let head = t[..head_end].replace('\u{2019}', "'");
+    let Some(opener) = UNMARKED_OPENERS
+        .iter()
+        .find(|o| strip_prefix_ignore_ascii_case(&head, o).is_some())
+    else {
+        return false;
+    };
+    let rest = t.get(opener.len()..).unwrap_or("");
+    let clause_end = rest
+        .find(['\u{2014}', '\u{2013}', ':', ';', ',', '('])
+        .or_else(|| rest.find(" - "))
+        .unwrap_or(rest.len());
+    let clause = &rest[..clause_end];
+    !clause
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .any(|w| {
+            ["is", "are", "was", "were"]
+                .iter()
+                .any(|v| v.eq_ignore_ascii_case(w))
+        })
 }
 
 /// When `tail` (what follows a final `?`) starts with a closing double
@@ -250,6 +298,30 @@ mod tests {
         assert_eq!(extract_questions(de).len(), 1);
         assert!(extract_questions("No questions here. None at all.").is_empty());
         assert!(extract_questions("```\nwhat?\n```").is_empty());
+    }
+
+    #[test]
+    fn a_question_without_its_mark_still_asks() {
+        for q in [
+            "what's the expected session timeout in production — I couldn't find it in the config.",
+            "What is the target branch, main or release?",
+            "Where\u{2019}s the staging config - I only see prod.",
+            "which one is the source of truth: the wiki or the README.",
+        ] {
+            assert!(is_question(q), "{q}");
+        }
+        for s in [
+            "What's the point of retrying is unclear to me.",
+            "What is the plan was agreed yesterday.",
+            "What we found is a race in the pool.",
+            "What's more, the pool is fine.",
+            "The timeout is 30 s.",
+            "How long it takes depends on the disk.",
+        ] {
+            assert!(!is_question(s), "{s}");
+        }
+        let m = "I read the config. what's the expected session timeout in production \u{2014} I couldn't find it.";
+        assert_eq!(extract_questions(m).len(), 1);
     }
 
     #[test]
