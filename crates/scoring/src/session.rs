@@ -410,10 +410,7 @@ impl Session {
     /// Reads and validates a session file; bytes that are not UTF-8 are
     /// an error naming the file and their line.
     pub fn read(path: &Path) -> Result<Self, Error> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
-            path: path.to_owned(),
-            source,
-        })?;
+        let bytes = read_regular(path)?;
         let source = path.display().to_string();
         let text = std::str::from_utf8(&bytes)
             .map_err(|e| invalid_utf8(&source, &bytes[..e.valid_up_to()], 1))?;
@@ -631,10 +628,7 @@ pub fn parse_session_bytes(
 /// file cannot be read; bad sessions, and lines that are not UTF-8, are
 /// errors in their slot.
 pub fn read_sessions(path: &Path) -> Result<Vec<Result<LocatedSession, Error>>, Error> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
-        path: path.to_owned(),
-        source,
-    })?;
+    let bytes = read_regular(path)?;
     let format = SessionFormat::of(path).unwrap_or(SessionFormat::Json);
     Ok(parse_session_bytes(
         &bytes,
@@ -643,9 +637,53 @@ pub fn read_sessions(path: &Path) -> Result<Vec<Result<LocatedSession, Error>>, 
     ))
 }
 
+/// The bytes of the regular file at `path`: a FIFO, socket, device or
+/// folder is an error naming it, never opened (reading a FIFO would block).
+fn read_regular(path: &Path) -> Result<Vec<u8>, Error> {
+    let io = |source| Error::Io {
+        path: path.to_owned(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a folder"
+        } else {
+            "not a regular file"
+        };
+        return Err(Error::Session {
+            source_name: Some(path.display().to_string()),
+            message: format!("{what}: a session file is a regular file"),
+        });
+    }
+    std::fs::read(path).map_err(io)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_named_and_never_opened() {
+        let dir = std::env::temp_dir().join(format!("tact-scoring-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("live.json");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let e = Session::read(&fifo).unwrap_err().to_string();
+        assert!(
+            e.contains("not a regular file") && e.contains("live.json"),
+            "{e}"
+        );
+        let e = read_sessions(&dir).unwrap_err().to_string();
+        assert!(e.contains("a folder"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn outcomes_map_onto_r_prod() {
