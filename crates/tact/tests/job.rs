@@ -439,3 +439,67 @@ fn the_limits_cut_and_report_what_is_beyond_them() {
     assert_eq!(report.errors[1].line, Some(3));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Whatever the response and the limits: the session is stored, what
+    /// is stored and analysed stays within the limits, and every cut is
+    /// reported (none when nothing was beyond them).
+    #[test]
+    fn the_limits_hold_on_any_response(
+        parts in proptest::collection::vec(
+            proptest::prop_oneof!["Is it Redis\\? ", "Ship it. ", "é€ ", "\\PC{0,12}"],
+            0..200,
+        ),
+        max_message in 8usize..600,
+        max_questions in 0usize..6,
+    ) {
+        use tact::job::{Limits, TruncationKind};
+        use tact::scoring::{Session, TaskOutcome, Turn};
+        let response: String = parts.concat();
+        let mut s = Session::new("agent_p", TaskOutcome::Build { success: true });
+        s.spec_id = Some("SPEC-P".into());
+        s.turns.push(Turn::new("Add a cache.", response.clone()));
+        let mut job = Job::builder()
+            .store(Store::open_in_memory().unwrap())
+            .limits(
+                Limits::default()
+                    .max_message_bytes(max_message)
+                    .max_questions_per_message(max_questions),
+            )
+            .build()
+            .unwrap();
+        let report = job.run_sessions(vec![s], |_| {}).unwrap();
+        proptest::prop_assert_eq!(report.stored(), 1);
+        let message_cut = report
+            .truncations
+            .iter()
+            .find_map(|t| match t.kind {
+                TruncationKind::Message { bytes, kept } => Some((bytes, kept)),
+                _ => None,
+            });
+        if response.len() > max_message {
+            let (bytes, kept) = message_cut.unwrap();
+            proptest::prop_assert_eq!(bytes, response.len());
+            proptest::prop_assert!(kept <= max_message && kept + 4 > max_message);
+            proptest::prop_assert!(response.is_char_boundary(kept));
+        } else {
+            proptest::prop_assert!(message_cut.is_none());
+        }
+        let member = report.groups[0].member("agent_p").unwrap();
+        let q = member.questions;
+        let kept = (q.low + q.medium + q.high) as usize;
+        proptest::prop_assert!(kept <= max_questions);
+        let question_cut = report.truncations.iter().find_map(|t| match t.kind {
+            TruncationKind::Questions { found, kept } => Some((found, kept)),
+            _ => None,
+        });
+        if let Some((found, cut_to)) = question_cut {
+            proptest::prop_assert!(found > max_questions && cut_to == max_questions);
+        }
+        let store = job.into_store().unwrap();
+        let stored = store.load_latest("SPEC-P", "agent_p").unwrap().unwrap();
+        proptest::prop_assert!(stored.session.turns[0].response.len() <= max_message);
+    }
+}
