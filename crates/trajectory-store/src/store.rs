@@ -176,10 +176,11 @@ impl Store {
                 .entered();
         let scanner = self.scanner.clone();
         let result = (|| {
+            let final_column = has_final_column(&self.conn)?;
             let tx = self
                 .conn
                 .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let id = write_session(&tx, &scanner, session)?;
+            let id = write_session(&tx, &scanner, session, final_column)?;
             tx.commit()?;
             Ok(id)
         })();
@@ -204,12 +205,13 @@ impl Store {
         for chunk in sessions.chunks(BATCH) {
             let mut chunk_results: Vec<Result<i64, Error>> = Vec::with_capacity(chunk.len());
             let committed = (|| -> Result<(), Error> {
+                let final_column = has_final_column(&self.conn)?;
                 let mut tx = self
                     .conn
                     .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
                 for session in chunk {
                     let sp = tx.savepoint()?;
-                    match write_session(&sp, &scanner, session) {
+                    match write_session(&sp, &scanner, session, final_column) {
                         Ok(id) => {
                             sp.commit()?;
                             chunk_results.push(Ok(id));
@@ -610,11 +612,19 @@ fn redact_value(
         .map_err(|e| Error::Redaction(e.to_string()))
 }
 
-/// Writes one session inside an open transaction (or savepoint).
+/// Whether the scores table has its `final_score` column (schema version
+/// 3; a store opened at an older version, for a migration test, lacks it).
+fn has_final_column(conn: &Connection) -> Result<bool, Error> {
+    Ok(version(conn)? >= 3)
+}
+
+/// Writes one session inside an open transaction (or savepoint);
+/// `final_column` says whether the scores table has `final_score`.
 fn write_session(
     tx: &Connection,
     scanner: &CredentialScanner,
     s: &SessionRecord,
+    final_column: bool,
 ) -> Result<i64, Error> {
     let now = now();
     let created = s.created_at.unwrap_or(now);
@@ -731,18 +741,17 @@ fn write_session(
     }
     if let Some(sc) = &s.score {
         let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
-        // The final score's column exists from schema version 3 (a store
-        // opened at an older version, for a migration test, lacks it).
-        let final_score = if version(tx)? >= 3 {
-            sc.final_score.map(finite)
-        } else {
-            None
-        };
-        tx.prepare_cached(
+        let sql = if final_column {
             "INSERT INTO scores (trajectory_id, r_prod, r_proact, r_pers, total, profile,
-             technical_weight, interaction_weight, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        )?
-        .execute(params![
+             technical_weight, interaction_weight, created_at, final_score)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+        } else {
+            "INSERT INTO scores (trajectory_id, r_prod, r_proact, r_pers, total, profile,
+             technical_weight, interaction_weight, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
+        };
+        let final_score = sc.final_score.map(finite);
+        let values = params![
             id,
             finite(sc.r_prod),
             finite(sc.r_proact),
@@ -751,12 +760,11 @@ fn write_session(
             sc.profile,
             finite(sc.technical_weight),
             finite(sc.interaction_weight),
-            created
-        ])?;
-        if let Some(f) = final_score {
-            tx.prepare_cached("UPDATE scores SET final_score = ?1 WHERE id = ?2")?
-                .execute(params![f, tx.last_insert_rowid()])?;
-        }
+            created,
+            final_score
+        ];
+        let bound = if final_column { 10 } else { 9 };
+        tx.prepare_cached(sql)?.execute(&values[..bound])?;
     }
     Ok(id)
 }
