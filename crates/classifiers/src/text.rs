@@ -168,7 +168,8 @@ macro_rules! text_classifier {
         $ty:ty, task: $task:literal, input: $input:ty, example: $example:ty,
         label: $label:ty, decision: $decision:ty,
         split: |$e:ident| $split:expr,
-        decide: |$c:ident, $i:ident| $decide:expr $(,)?
+        decide: |$c:ident, $i:ident| $decide:expr
+        $(, describe: |$d:ident| $describe:expr)? $(,)?
     ) => {
         impl $crate::TextClassifier for $ty {
             const TASK: &'static str = $task;
@@ -197,9 +198,11 @@ macro_rules! text_classifier {
                 input.id.as_deref()
             }
 
-            fn describe(input: &$input) -> String {
-                $crate::text::Describe::describe(input)
-            }
+            $(
+                fn describe($d: &$input) -> String {
+                    $describe
+                }
+            )?
 
             fn split($e: $example) -> ($input, $label) {
                 $split
@@ -214,12 +217,6 @@ macro_rules! text_classifier {
 }
 
 pub(crate) use text_classifier;
-
-/// How an input reads in a list of errors.
-pub(crate) trait Describe {
-    /// The text, and what goes with it when it matters.
-    fn describe(&self) -> String;
-}
 
 /// Builds a query record from bare text.
 pub(crate) trait WithText: Default {
@@ -242,30 +239,3 @@ with_text!(
     tact_types::dataset::GranularityQuery,
     tact_types::dataset::RouteQuery
 );
-
-impl Describe for tact_types::dataset::EffortQuery {
-    fn describe(&self) -> String {
-        self.text.clone()
-    }
-}
-
-impl Describe for tact_types::dataset::GranularityQuery {
-    fn describe(&self) -> String {
-        self.text.clone()
-    }
-}
-
-/// The message, then its history as `[TYPE] snippet` entries.
-impl Describe for tact_types::dataset::RouteQuery {
-    fn describe(&self) -> String {
-        let mut shown = self.text.clone();
-        for (i, e) in self.history.iter().enumerate() {
-            shown.push_str(if i == 0 { "  (history: " } else { " | " });
-            shown.push_str(&format!("[{}] {}", e.kind, e.snippet));
-        }
-        if !self.history.is_empty() {
-            shown.push(')');
-        }
-        shown
-    }
-}

@@ -189,13 +189,12 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
             return named::<C>(decision, Tier::Heuristic);
         }
         let text = t.text.map_or_else(|| C::model_text(input), Cow::Owned);
-        let hybrid = (self.kind == Kind::Hybrid).then_some(());
-        let c = learned::model_decision(
-            model,
-            &text,
-            extras.as_ref(),
-            hybrid.map(|()| (C::classification(&mut decision), &self.thresholds, t.gap)),
-        );
+        let hybrid = if self.kind == Kind::Hybrid {
+            Some((C::classification(&mut decision), &self.thresholds, t.gap))
+        } else {
+            None
+        };
+        let c = learned::model_decision(model, &text, extras.as_ref(), hybrid);
         // The model-backed tier goes here: given the decision so far, it
         // may replace it (tier `model`), and fails open to it.
         C::with_model(decision, c)

@@ -34,19 +34,15 @@ pub fn f32_figure<S: Serializer>(x: &f32, s: S) -> Result<S::Ok, S::Error> {
 /// that. Non-finite and huge values are
 /// written as they are.
 pub fn f64_figure<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(nano(*x))
+    s.serialize_f64(round_to(*x, 1e9))
 }
 
 /// [`f64_figure`] for an optional figure.
 pub fn opt_f64_figure<S: Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
     match x {
-        Some(v) => s.serialize_some(&nano(*v)),
+        Some(v) => s.serialize_some(&round_to(*v, 1e9)),
         None => s.serialize_none(),
     }
-}
-
-fn nano(x: f64) -> f64 {
-    round_to(x, 1e9)
 }
 
 /// `x` rounded to `1 / scale`; non-finite and huge values unchanged.
@@ -63,13 +59,17 @@ fn round_to(x: f64, scale: f64) -> f64 {
 mod tests {
     use super::*;
 
+    fn round_to_nano(x: f64) -> f64 {
+        round_to(x, 1e9)
+    }
+
     #[test]
     fn rounding_keeps_what_the_figure_means() {
-        assert_eq!(nano(0.050000000000000044), 0.05);
-        assert_eq!(nano(-1e-12).to_string(), "0");
-        assert_eq!(nano(0.645), 0.645);
-        assert_eq!(nano(f64::INFINITY), f64::INFINITY);
-        assert_eq!(nano(1e12), 1e12);
+        assert_eq!(round_to_nano(0.050000000000000044), 0.05);
+        assert_eq!(round_to_nano(-1e-12).to_string(), "0");
+        assert_eq!(round_to_nano(0.645), 0.645);
+        assert_eq!(round_to_nano(f64::INFINITY), f64::INFINITY);
+        assert_eq!(round_to_nano(1e12), 1e12);
         let figure = |x: f32| round_to(f64::from(x), 1e4);
         assert_eq!(figure(0.8_f32 + 0.6_f32), 1.4);
         assert_eq!(figure(0.876_804_5), 0.8768);

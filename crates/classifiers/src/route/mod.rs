@@ -416,4 +416,16 @@ crate::text::text_classifier!(
     label: QueryType, decision: RouteDecision,
     split: |e| (RouteQuery { id: e.id, text: e.text, history: e.history }, e.label),
     decide: |c, q| c.route(&q.text, &q.history),
+    // The message, then its history as `[TYPE] snippet` entries.
+    describe: |q| {
+        let mut shown = q.text.clone();
+        for (i, e) in q.history.iter().enumerate() {
+            shown.push_str(if i == 0 { "  (history: " } else { " | " });
+            shown.push_str(&format!("[{}] {}", e.kind, e.snippet));
+        }
+        if !q.history.is_empty() {
+            shown.push(')');
+        }
+        shown
+    },
 );
