@@ -10,6 +10,7 @@ mod deps;
 mod guidance_task;
 mod metrics;
 mod preferences_task;
+mod questions_task;
 mod report;
 mod tasks;
 mod train;
@@ -18,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 use crate::metrics::Run;
 
@@ -68,12 +69,6 @@ struct TrainArgs {
     no_fixtures: bool,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-enum Split {
-    Train,
-    Dev,
-}
-
 #[derive(clap::Args)]
 struct EvalArgs {
     /// Only this task (default: every task that has fixtures).
@@ -83,9 +78,25 @@ struct EvalArgs {
     /// fixtures' split.
     #[arg(long)]
     dataset: Option<PathBuf>,
-    /// The fixtures split to use when no --dataset is given.
-    #[arg(long, value_enum, default_value = "dev")]
-    split: Split,
+    /// The fixtures split to use when no --dataset is given:
+    /// `fixtures/<task>/<SPLIT>.jsonl` (dev, train, calibration, real-dev,
+    /// real-train, real-calibration). The `questions` task has real data
+    /// only: its `dev` is `real-dev`.
+    #[arg(long, default_value = "dev")]
+    split: String,
+    /// Also report the figures per value of this dataset field (for
+    /// `source`: per repository or dataset, what comes before its first
+    /// `@` or `#`), so a user sees where a classifier is weak.
+    #[arg(long, value_name = "FIELD")]
+    group: Option<String>,
+    /// Exit non-zero when the `questions` task's F1 (over all questions)
+    /// is below this.
+    #[arg(long)]
+    min_f1: Option<f64>,
+    /// Exit non-zero when the `route` task's share of non-PLATFORM
+    /// messages routed to PLATFORM is above this.
+    #[arg(long, value_name = "RATE")]
+    max_wrongly_platform: Option<f64>,
     /// Only this strategy (default: all, the task's default first).
     #[arg(long)]
     strategy: Option<String>,
@@ -166,6 +177,69 @@ fn eval_guidance(args: &EvalArgs, path: &Path) -> Result<bool> {
     })
 }
 
+/// The `--group` key of each evaluated item, read from the dataset's
+/// lines by line number.
+fn group_keys(path: &Path, field: &str, items: &[(usize, String)]) -> Result<Vec<String>> {
+    let raw = tact_core::dataset::read_jsonl::<serde_json::Map<String, serde_json::Value>>(path)?;
+    let by_line: std::collections::HashMap<usize, String> = raw
+        .into_iter()
+        .map(|l| (l.line, metrics::group_key(field, l.record.get(field))))
+        .collect();
+    Ok(items
+        .iter()
+        .map(|(line, _)| {
+            by_line
+                .get(line)
+                .cloned()
+                .unwrap_or_else(|| "(none)".into())
+        })
+        .collect())
+}
+
+/// `eval` for the questions task (precision, recall and F1 over all
+/// questions).
+fn eval_questions(args: &EvalArgs, path: &Path) -> Result<bool> {
+    let strategies: Vec<&str> = match (&args.strategy, args.json) {
+        (Some(s), _) => vec![s.as_str()],
+        (None, true) => vec![questions_task::STRATEGIES[0]],
+        (None, false) => questions_task::STRATEGIES.to_vec(),
+    };
+    let mut reports = Vec::new();
+    for strategy in strategies {
+        let mut r = questions_task::eval(path, shown(path), strategy, args.group.as_deref())
+            .context("task questions")?;
+        if args.no_timing {
+            r.latency_ns = metrics::Latency {
+                p50: 0,
+                p95: 0,
+                p99: 0,
+            };
+        }
+        reports.push(r);
+    }
+    if args.json {
+        if let Some(r) = reports.first() {
+            println!("{}", serde_json::to_string(r)?);
+        }
+    } else {
+        print!(
+            "{}",
+            questions_task::render(&reports, !args.no_timing, args.errors)
+        );
+    }
+    let mut ok = true;
+    if let (Some(min), Some(r)) = (args.min_f1, reports.first()) {
+        ok = r.f1 >= min;
+        eprintln!(
+            "gate questions {}: F1 {:.3} {} {min:.3}",
+            r.strategy,
+            r.f1,
+            if ok { ">=" } else { "< (FAILED)" }
+        );
+    }
+    Ok(ok)
+}
+
 /// `eval` for the preferences task (adds `per_preference`).
 fn eval_preferences(args: &EvalArgs, path: &Path) -> Result<bool> {
     if let Some(s) = args.strategy.as_deref().filter(|s| *s != "rules") {
@@ -192,10 +266,7 @@ fn eval_preferences(args: &EvalArgs, path: &Path) -> Result<bool> {
 
 fn eval(args: &EvalArgs) -> Result<bool> {
     let root = root();
-    let split_name = match args.split {
-        Split::Train => "train",
-        Split::Dev => "dev",
-    };
+    let split_name = args.split.as_str();
     let preferences = root
         .join("fixtures/preferences")
         .join(format!("{split_name}.jsonl"));
@@ -213,11 +284,17 @@ fn eval(args: &EvalArgs) -> Result<bool> {
     }
     let guidance = guidance_task::default_path(&root);
     let with_guidance = args.task.is_none() && args.dataset.is_none() && guidance.exists();
+    let questions = root.join("fixtures/questions").join(match split_name {
+        "dev" => "real-dev.jsonl".to_owned(),
+        other => format!("{other}.jsonl"),
+    });
+    if args.task.as_deref() == Some("questions") {
+        let path = args.dataset.clone().unwrap_or(questions);
+        return eval_questions(args, &path);
+    }
+    let with_questions = args.task.is_none() && args.dataset.is_none() && questions.exists();
     let all = tasks::all();
-    let split = match args.split {
-        Split::Train => "train",
-        Split::Dev => "dev",
-    };
+    let split = split_name;
     let mut selected: Vec<(&dyn tasks::Task, PathBuf)> = Vec::new();
     for task in &all {
         if args.task.as_deref().is_some_and(|t| t != task.name()) {
@@ -247,7 +324,12 @@ fn eval(args: &EvalArgs) -> Result<bool> {
     if args.dataset.is_some() && selected.len() != 1 {
         bail!("--dataset needs --task NAME");
     }
-    if args.json && selected.len() + usize::from(with_guidance) + usize::from(with_preferences) != 1
+    if args.json
+        && selected.len()
+            + usize::from(with_guidance)
+            + usize::from(with_preferences)
+            + usize::from(with_questions)
+            != 1
     {
         bail!("--json prints one run: name it with --task");
     }
@@ -311,7 +393,6 @@ fn eval(args: &EvalArgs) -> Result<bool> {
                     accuracy,
                     macro_f1,
                     per_class,
-                    confusion,
                     latency_ns: if args.no_timing {
                         metrics::Latency {
                             p50: 0,
@@ -324,6 +405,16 @@ fn eval(args: &EvalArgs) -> Result<bool> {
                     deferred: outcome
                         .deferred
                         .map(|d| d as f64 / outcome.gold.len().max(1) as f64),
+                    route: (task.name() == "route")
+                        .then(|| metrics::RouteErrors::from_confusion(&confusion)),
+                    groups: match &args.group {
+                        Some(field) => {
+                            let keys = group_keys(&path, field, &outcome.items)?;
+                            metrics::by_group(&labels, &keys, &outcome.gold, &outcome.pred)
+                        }
+                        None => Vec::new(),
+                    },
+                    confusion,
                 },
                 gated,
             ));
@@ -350,6 +441,26 @@ fn eval(args: &EvalArgs) -> Result<bool> {
     }
     if with_preferences {
         ok &= eval_preferences(args, &preferences)?;
+    }
+    if with_questions {
+        ok &= eval_questions(args, &questions)?;
+    }
+    if let Some(max) = args.max_wrongly_platform {
+        for (run, _) in runs.iter().filter(|(_, gated)| *gated) {
+            if let Some(e) = &run.route {
+                let pass = e.wrongly_platform_rate <= max;
+                ok &= pass;
+                eprintln!(
+                    "gate {} {}: wrongly sent to PLATFORM {:.4} ({} of {}) {} {max:.4}",
+                    run.task,
+                    run.strategy,
+                    e.wrongly_platform_rate,
+                    e.wrongly_platform,
+                    e.non_platform,
+                    if pass { "<=" } else { "> (FAILED)" }
+                );
+            }
+        }
     }
     if let Some(min) = args.min_macro_f1 {
         for (run, gated) in &runs {

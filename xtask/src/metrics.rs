@@ -84,6 +84,123 @@ pub struct Run {
     /// deferred to the learned model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deferred: Option<f64>,
+    /// For the `route` task: the errors the routing contract cares about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<RouteErrors>,
+    /// With `--group FIELD`: the figures per group of items, largest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<GroupRun>,
+}
+
+/// The routing errors that matter under the contract: a message sent to
+/// `PLATFORM` skips retrieval and goes to the small model (RC-04, RC-05).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct RouteErrors {
+    /// Messages whose gold label is not `PLATFORM`.
+    pub non_platform: usize,
+    /// Of those, the ones routed to `PLATFORM`.
+    pub wrongly_platform: usize,
+    /// `wrongly_platform / non_platform` (0 when there are none).
+    pub wrongly_platform_rate: f64,
+    /// Messages whose gold label needs retrieval (`RETRIEVAL`,
+    /// `CODE_GENERATION`).
+    pub needs_retrieval: usize,
+    /// Of those, the ones routed to a label that skips it.
+    pub kept_from_retrieval: usize,
+}
+
+impl RouteErrors {
+    /// The counts from a route confusion matrix (labels in the order of
+    /// `tact_types::RouteLabel::ALL`, matched by name).
+    pub fn from_confusion(c: &Confusion) -> Self {
+        let at = |name: &str| c.labels.iter().position(|l| l == name);
+        let platform = at("PLATFORM");
+        let needs = |i: usize| {
+            c.labels
+                .get(i)
+                .is_some_and(|l| l == "RETRIEVAL" || l == "CODE_GENERATION")
+        };
+        let mut e = Self {
+            non_platform: 0,
+            wrongly_platform: 0,
+            wrongly_platform_rate: 0.0,
+            needs_retrieval: 0,
+            kept_from_retrieval: 0,
+        };
+        for (g, row) in c.matrix.iter().enumerate() {
+            let total: usize = row.iter().sum();
+            if Some(g) != platform {
+                e.non_platform += total;
+                e.wrongly_platform += platform.and_then(|p| row.get(p)).copied().unwrap_or(0);
+            }
+            if needs(g) {
+                e.needs_retrieval += total;
+                e.kept_from_retrieval += row
+                    .iter()
+                    .enumerate()
+                    .filter(|(p, _)| !needs(*p))
+                    .map(|(_, n)| n)
+                    .sum::<usize>();
+            }
+        }
+        if e.non_platform > 0 {
+            e.wrongly_platform_rate = e.wrongly_platform as f64 / e.non_platform as f64;
+        }
+        e
+    }
+}
+
+/// The figures of one group of items (`--group FIELD`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupRun {
+    /// The field's value (for `source`, what comes before its first `@`
+    /// or `#`: the repository or dataset).
+    pub group: String,
+    pub n: usize,
+    pub accuracy: f64,
+    pub macro_f1: f64,
+}
+
+/// The group of a dataset line's `field`: its string value (for
+/// `source`, cut at the first `@` or `#`, so that one repository or
+/// dataset is one group), `(none)` when absent.
+pub fn group_key(field: &str, value: Option<&serde_json::Value>) -> String {
+    match value {
+        None | Some(serde_json::Value::Null) => "(none)".to_owned(),
+        Some(serde_json::Value::String(s)) if field == "source" => {
+            s.split(['@', '#']).next().unwrap_or(s).to_owned()
+        }
+        Some(serde_json::Value::String(s)) => s.clone(),
+        Some(v) => v.to_string(),
+    }
+}
+
+/// Per-group figures of a run: items grouped by `keys` (one per item),
+/// largest group first, then by name.
+pub fn by_group(labels: &[&str], keys: &[String], gold: &[usize], pred: &[usize]) -> Vec<GroupRun> {
+    let mut order: Vec<&String> = keys.iter().collect();
+    order.sort();
+    order.dedup();
+    let mut out: Vec<GroupRun> = order
+        .into_iter()
+        .map(|k| {
+            let (g, p): (Vec<usize>, Vec<usize>) = keys
+                .iter()
+                .zip(gold.iter().zip(pred))
+                .filter(|(key, _)| *key == k)
+                .map(|(_, (g, p))| (*g, *p))
+                .unzip();
+            let (accuracy, macro_f1, _, _) = score(labels, &g, &p);
+            GroupRun {
+                group: k.clone(),
+                n: g.len(),
+                accuracy,
+                macro_f1,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| b.n.cmp(&a.n).then_with(|| a.group.cmp(&b.group)));
+    out
 }
 
 /// Computes the metrics of predictions against gold labels (indices into

@@ -158,6 +158,8 @@ pub fn eval(path: &Path, shown: String) -> Result<PreferencesReport> {
             confusion,
             latency_ns: latency(&mut lat),
             deferred: None,
+            route: None,
+            groups: Vec::new(),
         },
         per_preference: PerPreference(per),
         mismatches,

@@ -5,6 +5,31 @@ use std::fmt::Write;
 
 use crate::metrics::Run;
 
+/// Appends the per-group table of `--group FIELD` (nothing without groups).
+pub fn render_groups(out: &mut String, groups: &[crate::metrics::GroupRun]) {
+    if groups.is_empty() {
+        return;
+    }
+    let width = groups
+        .iter()
+        .map(|g| g.group.len())
+        .max()
+        .unwrap_or(5)
+        .clamp(5, 60);
+    let _ = writeln!(
+        out,
+        "    {:<width$} {:>5} {:>9} {:>9}",
+        "group", "n", "accuracy", "macro-F1"
+    );
+    for g in groups {
+        let _ = writeln!(
+            out,
+            "    {:<width$} {:>5} {:>9.3} {:>9.3}",
+            g.group, g.n, g.accuracy, g.macro_f1
+        );
+    }
+}
+
 /// Renders runs as text. `latency` false replaces timings with `-` (for
 /// snapshots, where timings vary).
 pub fn render(runs: &[Run], latency: bool) -> String {
@@ -47,6 +72,18 @@ pub fn render(runs: &[Run], latency: bool) -> String {
         }
         for r in &group {
             let _ = writeln!(out, "\n  {} / {}", task, r.strategy);
+            if let Some(e) = &r.route {
+                let _ = writeln!(
+                    out,
+                    "    wrongly sent to PLATFORM: {} of {} non-PLATFORM ({:.1}%); kept from retrieval: {} of {} that need it",
+                    e.wrongly_platform,
+                    e.non_platform,
+                    e.wrongly_platform_rate * 100.0,
+                    e.kept_from_retrieval,
+                    e.needs_retrieval
+                );
+            }
+            render_groups(&mut out, &r.groups);
             let _ = writeln!(
                 out,
                 "    {:<16} {:>9} {:>9} {:>9} {:>8}",

@@ -10,6 +10,9 @@ mod sentences;
 mod words;
 
 pub use normalize::normalize;
-pub use questions::{extract_questions, is_question};
+pub use questions::{
+    Dropped, DroppedSentence, Kept, Question, Questions, extract_questions, find_questions,
+    is_question,
+};
 pub use sentences::{Segment, split_sentences};
 pub use words::{reader_word_count, reader_words, word_count, words};

@@ -202,62 +202,470 @@ fn strip_prefix_ignore_ascii_case<'a>(s: &'a str, prefix: &str) -> Option<&'a st
         .then(|| &s[prefix.len()..])
 }
 
-/// Extracts the questions of a whole agent message.
+/// Why a sentence was taken as a question to the user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kept {
+    /// It ends in `?` (or opens with `¿`) and nothing marks it as the
+    /// agent's own.
+    Marked,
+    /// A direct request without `?` ("Please confirm the region.", "Let
+    /// me know which port to use.").
+    Request,
+    /// An interrogative opening without its `?` ("what's the expected
+    /// timeout in production — I couldn't find it.").
+    Unmarked,
+}
+
+impl Kept {
+    /// A short reason, as `tact questions --explain` prints it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Marked => "ends in a question mark",
+            Self::Request => "a request to the user",
+            Self::Unmarked => "a question without its mark",
+        }
+    }
+}
+
+/// Why a sentence holding a `?` (or reading as a question) was not taken
+/// as a question to the user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dropped {
+    /// The agent answers it itself ("Is the cache enabled? Yes, it is.").
+    SelfAnswered,
+    /// The agent pursues it itself ("What's going on here? Let me check
+    /// the logs.").
+    SelfPursued,
+    /// A conventional closing that needs no answer ("Let me know if you
+    /// need anything else!").
+    Closing,
+    /// A heading ("## Why does it fail?").
+    Heading,
+    /// Quoted material: a `>` block quote, or a `?` inside a quotation.
+    Quotation,
+    /// A question reported from someone else ("You asked whether ...").
+    Reported,
+    /// The `?` is inside inline code.
+    InlineCode,
+    /// The `?` is inside a link or URL.
+    Link,
+    /// The `?` does not end the sentence and the sentence does not ask.
+    NotAQuestion,
+}
+
+impl Dropped {
+    /// A short reason, as `tact questions --explain` prints it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::SelfAnswered => "the agent answers it itself",
+            Self::SelfPursued => "the agent pursues it itself",
+            Self::Closing => "a conventional closing",
+            Self::Heading => "a heading",
+            Self::Quotation => "quoted material",
+            Self::Reported => "a question reported from someone else",
+            Self::InlineCode => "inside inline code",
+            Self::Link => "inside a link",
+            Self::NotAQuestion => "the question mark does not end a question",
+        }
+    }
+}
+
+/// A question the agent asked its user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Question {
+    /// The question's sentence.
+    pub sentence: Segment,
+    /// The sentence with the option list that follows it, if any ("Which
+    /// approach?\n1. Rewrite\n2. Patch"), or an alternative that
+    /// continues it ("Ship it? Or wait for QA?"): what a classifier reads.
+    pub with_options: Segment,
+    /// Why it was kept.
+    pub kept: Kept,
+}
+
+/// A sentence with a `?`, or that reads as a question, that is not a
+/// question to the user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DroppedSentence {
+    /// The sentence.
+    pub sentence: Segment,
+    /// Why it was dropped.
+    pub why: Dropped,
+}
+
+/// What [`find_questions`] found in a message: the questions to the user
+/// and the question-like sentences it left out, each with its reason.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Questions {
+    /// The questions to the user, in order.
+    pub kept: Vec<Question>,
+    /// The sentences left out, in order.
+    pub dropped: Vec<DroppedSentence>,
+}
+
+/// Openers of the agent's own answer to the question before it (lower
+/// case, compared at a word boundary).
+const ANSWER_OPENERS: &[&str] = &[
+    "yes",
+    "no",
+    "yep",
+    "nope",
+    "yeah",
+    "nah",
+    "not really",
+    "not quite",
+    "not exactly",
+    "indeed",
+    "it is",
+    "it does",
+    "it was",
+    "it's",
+    "it doesn't",
+    "it isn't",
+    "it wasn't",
+    "they are",
+    "they do",
+    "that's because",
+    "because",
+    "turns out",
+    "it turns out",
+    "apparently",
+    "the answer",
+    "short answer",
+    "answer:",
+    "simple:",
+    "easy:",
+    "probably",
+    "likely",
+    "good question",
+    "si",
+    "sí",
+    "ja",
+    "nein",
+];
+
+/// Openers of the agent's own next step, pursuing the question itself
+/// (lower case, compared at a word boundary). "let me know" is a request
+/// to the user and excluded where these are read.
+const PURSUIT_OPENERS: &[&str] = &[
+    "let me",
+    "let's",
+    "lets",
+    "i'll",
+    "i will",
+    "i'm going to",
+    "i am going to",
+    "i need to",
+    "i should",
+    "i must",
+    "i have to",
+    "i'd better",
+    "time to",
+    "checking",
+    "looking",
+    "searching",
+    "reading",
+    "running",
+    "to find out",
+    "to answer",
+    "to check",
+    "to see",
+    "first, let me",
+    "first, i'll",
+    "now let me",
+    "ok, let me",
+    "okay, let me",
+    "so let me",
+    "voy a",
+    "dejame",
+    "déjame",
+    "veamos",
+    "revisemos",
+];
+
+/// Conventional closings that need no answer (lower case, matched at the
+/// sentence's start, after a leading "and", "also" or "please").
+const CLOSINGS: &[&str] = &[
+    "let me know if you need",
+    "let me know if you have any",
+    "let me know if you'd like any",
+    "let me know if you would like any",
+    "let me know if you want any",
+    "let me know if there's anything",
+    "let me know if there is anything",
+    "let me know if you run into",
+    "let me know if you encounter",
+    "let me know if you hit any",
+    "let me know if anything",
+    "let me know if this helps",
+    "let me know how it goes",
+    "let me know if you'd like me to make any",
+    "let me know if you want me to make any",
+    "let me know if you'd like any other",
+    "let me know if you need anything",
+    "feel free to",
+    "is there anything else",
+    "anything else",
+    "any other questions",
+    "any questions",
+    "any further questions",
+    "need anything else",
+    "need any help",
+    "happy to help",
+    "hope this helps",
+    "if you have any",
+    "if you need anything",
+    "avisame si necesitas",
+    "dime si necesitas",
+];
+
+/// Openers of a question reported from someone else (lower case).
+const REPORTED_OPENERS: &[&str] = &[
+    "you asked",
+    "you wondered",
+    "you were asking",
+    "your question",
+    "the user asked",
+    "the user asks",
+    "the question is",
+    "the question was",
+];
+
+/// Whether `head` (lower case) opens with one of `openers` at a word
+/// boundary.
+fn opens_with(head: &str, openers: &[&str]) -> bool {
+    openers.iter().any(|o| {
+        head.strip_prefix(o).is_some_and(|rest| {
+            o.ends_with(|c: char| !c.is_alphanumeric())
+                || !rest.starts_with(|c: char| c.is_alphanumeric() || c == '\'')
+        })
+    })
+}
+
+/// The first 48 characters of a sentence, lower-cased, without list
+/// markers, emphasis or leading punctuation, apostrophes made straight.
+fn head_of(sentence: &str) -> String {
+    let t = sentence.trim_start();
+    let t = if starts_list_item(t) {
+        t.trim_start_matches(|c: char| c.is_ascii_alphanumeric())
+            .trim_start_matches(['-', '*', '+', '•', '.', ')'])
+    } else {
+        t
+    };
+    let t = t.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '¿');
+    t.chars()
+        .take(48)
+        .map(|c| if c == '\u{2019}' { '\'' } else { c })
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Whether a sentence (lower case) offers the answers rather than giving
+/// one ("Yes or no.", "Sí o no.").
+fn offers_yes_or_no(head: &str) -> bool {
+    [
+        "yes or no",
+        "yes/no",
+        "no or yes",
+        "si o no",
+        "sí o no",
+        "ja oder nein",
+    ]
+    .iter()
+    .any(|p| head.starts_with(p))
+}
+
+/// Whether the sentence addresses the user in the second person.
+fn addresses_user(lower: &str) -> bool {
+    lower
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .any(|w| {
+            matches!(
+                w,
+                "you"
+                    | "your"
+                    | "you'd"
+                    | "you're"
+                    | "you've"
+                    | "you'll"
+                    | "u"
+                    | "tu"
+                    | "usted"
+                    | "du"
+                    | "sie"
+            )
+        })
+}
+
+/// Why a sentence with a `?` that [`is_question`] rejects is no question:
+/// the mark is in inline code, a link, a quotation, or mid-sentence.
+fn why_not_a_question(sentence: &str) -> Dropped {
+    let mut in_code = false;
+    let mut last = Dropped::NotAQuestion;
+    let mut word_start = 0;
+    for (i, c) in sentence.char_indices() {
+        match c {
+            '`' => in_code = !in_code,
+            c if c.is_whitespace() => word_start = i + 1,
+            '?' => {
+                let word = sentence.get(word_start..i).unwrap_or("");
+                last = if in_code {
+                    Dropped::InlineCode
+                } else if word.contains("://") || word.starts_with("www.") || word.contains("](") {
+                    Dropped::Link
+                } else if sentence[..i].contains(['"', '\u{201c}', '\u{ab}']) {
+                    Dropped::Quotation
+                } else {
+                    Dropped::NotAQuestion
+                };
+            }
+            _ => {}
+        }
+    }
+    last
+}
+
+/// Finds the questions an agent's message asks its user, and says of
+/// every other question-like sentence why it is not one.
 ///
-/// Questions are the prose sentences that [`is_question`] accepts. When a
-/// question is followed directly by a list (the options it offers), the list
-/// is kept with the question so that a classifier sees the options. Code
-/// blocks are never questions.
-pub fn extract_questions(message: &str) -> Vec<Segment> {
-    // The questions are compacted into the sentences' own vector: the
-    // write index never passes the read index.
-    let mut sentences = split_sentences(message);
-    let mut written = 0usize;
+/// A sentence is a candidate when [`is_question`] accepts it. It is not a
+/// question to the user when it is a heading or quoted (`>`), a
+/// conventional closing ("Let me know if you need anything else!"), a
+/// reported question ("You asked whether ..."), or the agent's own: the
+/// next sentence of its paragraph answers it ("Yes, it is.") or the agent
+/// goes on to pursue it ("Let me check the logs."). Sentences in fenced
+/// code are never questions; a `?` inside inline code, a link or a
+/// quotation makes none. Linear in the message's length.
+pub fn find_questions(message: &str) -> Questions {
+    let sentences = split_sentences(message);
+    let mut out = Questions::default();
     let mut i = 0;
     while i < sentences.len() {
         let s = sentences[i];
         i += 1;
-        if s.is_code || !is_question(s.text(message)) {
+        if s.is_code {
             continue;
         }
-        let mut q = s;
-        let own_text = s.text(message);
-        let opens_list = !starts_list_item(own_text);
-        if opens_list {
+        let text = s.text(message);
+        if !is_question(text) {
+            if text.contains(['?', '\u{ff1f}']) {
+                out.dropped.push(DroppedSentence {
+                    sentence: s,
+                    why: why_not_a_question(text),
+                });
+            }
+            continue;
+        }
+        let head = head_of(text);
+        let trimmed = text.trim_start();
+        let next = sentences.get(i).filter(|n| !n.is_code);
+        // The next sentence in the same paragraph (no blank line between).
+        let next_in_paragraph = next.filter(|n| {
+            message
+                .get(s.end..n.start)
+                .is_some_and(|gap| gap.matches('\n').count() < 2)
+        });
+        let why = if super::sentences::starts_heading(trimmed) {
+            Some(Dropped::Heading)
+        } else if trimmed.starts_with('>') {
+            Some(Dropped::Quotation)
+        } else if opens_with(&head, REPORTED_OPENERS) {
+            Some(Dropped::Reported)
+        } else if opens_with(
+            head.trim_start_matches("and ")
+                .trim_start_matches("also, ")
+                .trim_start_matches("please "),
+            CLOSINGS,
+        ) {
+            Some(Dropped::Closing)
+        } else if let Some(n) = next_in_paragraph {
+            let next_head = head_of(n.text(message));
+            let next_text = n.text(message);
+            if is_question(next_text) {
+                None
+            } else if opens_with(&next_head, ANSWER_OPENERS)
+                && !addresses_user(&head)
+                && !offers_yes_or_no(&next_head)
+            {
+                Some(Dropped::SelfAnswered)
+            } else if opens_with(&next_head, PURSUIT_OPENERS)
+                && !next_head.starts_with("let me know")
+                && !addresses_user(&next_head)
+            {
+                Some(Dropped::SelfPursued)
+            } else {
+                None
+            }
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            out.dropped.push(DroppedSentence { sentence: s, why });
+            continue;
+        }
+        let kept = if text
+            .trim_end_matches(|c: char| is_closer(c) || matches!(c, '.' | '!' | ':'))
+            .ends_with(['?', '\u{ff1f}'])
+            || trimmed.starts_with('¿')
+        {
+            Kept::Marked
+        } else if is_request(trimmed) {
+            Kept::Request
+        } else {
+            Kept::Unmarked
+        };
+        let mut with_options = s;
+        if !starts_list_item(text) {
             while i < sentences.len()
                 && !sentences[i].is_code
                 && starts_list_item(sentences[i].text(message))
                 && !is_question(sentences[i].text(message))
             {
-                q.end = sentences[i].end;
+                with_options.end = sentences[i].end;
                 i += 1;
             }
         }
         // "Ship it? Or wait for QA?": an alternative continues the question.
-        let continues = written > 0 && {
-            let head = q.text(message).trim_start().as_bytes();
-            let starts = |w: &[u8]| head.len() > w.len() && head[..w.len()].eq_ignore_ascii_case(w);
+        let continues = {
+            let h = text.trim_start().as_bytes();
+            let starts = |w: &[u8]| h.len() > w.len() && h[..w.len()].eq_ignore_ascii_case(w);
             starts(b"or ") || starts(b"o ") || starts(b"oder ")
         };
-        match written.checked_sub(1).and_then(|p| sentences.get_mut(p)) {
+        match out.kept.last_mut() {
             Some(prev)
                 if continues
                     && message
-                        .get(prev.end..q.start)
+                        .get(prev.with_options.end..s.start)
                         .is_some_and(|gap| gap.trim().is_empty()) =>
             {
-                prev.end = q.end;
+                prev.with_options.end = with_options.end;
             }
-            _ => {
-                if let Some(slot) = sentences.get_mut(written) {
-                    *slot = q;
-                }
-                written += 1;
-            }
+            _ => out.kept.push(Question {
+                sentence: s,
+                with_options,
+                kept,
+            }),
         }
     }
-    sentences.truncate(written);
-    sentences
+    out
+}
+
+/// Extracts the questions of a whole agent message, each with the option
+/// list that follows it (see [`find_questions`], which also says why each
+/// was kept and what was left out).
+///
+/// Questions are the sentences addressed to the user. When a question is
+/// followed directly by a list (the options it offers), the list is kept
+/// with the question so that a classifier sees the options. Code blocks
+/// are never questions.
+pub fn extract_questions(message: &str) -> Vec<Segment> {
+    find_questions(message)
+        .kept
+        .into_iter()
+        .map(|q| q.with_options)
+        .collect()
 }
 
 #[cfg(test)]
@@ -298,6 +706,96 @@ mod tests {
         assert_eq!(extract_questions(de).len(), 1);
         assert!(extract_questions("No questions here. None at all.").is_empty());
         assert!(extract_questions("```\nwhat?\n```").is_empty());
+    }
+
+    fn kept(m: &str) -> Vec<&str> {
+        find_questions(m)
+            .kept
+            .iter()
+            .map(|q| q.sentence.text(m))
+            .collect()
+    }
+
+    fn dropped(m: &str) -> Vec<(&str, Dropped)> {
+        find_questions(m)
+            .dropped
+            .iter()
+            .map(|d| (d.sentence.text(m), d.why))
+            .collect()
+    }
+
+    #[test]
+    fn the_agents_own_questions_are_not_the_users() {
+        let m = "I checked the config. Let me see: is the cache enabled? Yes, it is.";
+        assert!(kept(m).is_empty());
+        assert_eq!(dropped(m)[0].1, Dropped::SelfAnswered);
+        let m = "What's going on here? Let me check the logs.";
+        assert!(kept(m).is_empty());
+        assert_eq!(dropped(m)[0].1, Dropped::SelfPursued);
+        // A question to the user followed by "let me know" or by what the
+        // agent will do with the answer stays.
+        assert_eq!(
+            kept("Which port should I use? Let me know."),
+            ["Which port should I use?", "Let me know."]
+        );
+        assert_eq!(
+            kept("Do you want the migration too? I'll add it if you do."),
+            ["Do you want the migration too?"]
+        );
+        // Offering the answers is no answer.
+        assert_eq!(kept("Keep the cache? Yes or no."), ["Keep the cache?"]);
+    }
+
+    #[test]
+    fn closings_headings_quotes_and_reports_are_dropped() {
+        let m = "Done.\n\n## Why did it fail?\nThe pool was too small.\n\n> Should we retry?\n\nYou asked whether the tests pass? They do.\n\nLet me know if you need anything else!";
+        assert!(kept(m).is_empty(), "{:?}", kept(m));
+        let whys: Vec<Dropped> = dropped(m).iter().map(|d| d.1).collect();
+        assert_eq!(
+            whys,
+            [
+                Dropped::Heading,
+                Dropped::Quotation,
+                Dropped::Reported,
+                Dropped::Closing
+            ]
+        );
+        assert_eq!(
+            kept("Is there anything else you'd like me to change?"),
+            Vec::<&str>::new()
+        );
+        assert_eq!(
+            kept("Let me know if the port is 8080."),
+            ["Let me know if the port is 8080."]
+        );
+    }
+
+    #[test]
+    fn a_mark_in_code_links_or_quotes_asks_nothing_and_says_why() {
+        let m = "Run `ls foo?` first. See https://x.io/a?b=1 for it. It prints \"Continue? [y/N]\" twice.";
+        assert!(kept(m).is_empty());
+        let whys: Vec<Dropped> = dropped(m).iter().map(|d| d.1).collect();
+        assert_eq!(
+            whys,
+            [Dropped::InlineCode, Dropped::Link, Dropped::Quotation]
+        );
+    }
+
+    #[test]
+    fn list_questions_are_kept_one_by_one_with_reasons() {
+        let m = "Before I start:\n1. Which database?\n2. Which port?\n\nPlease confirm the region.";
+        let q = find_questions(m);
+        let texts: Vec<&str> = q.kept.iter().map(|k| k.sentence.text(m)).collect();
+        assert_eq!(
+            texts,
+            [
+                "1. Which database?",
+                "2. Which port?",
+                "Please confirm the region."
+            ]
+        );
+        assert_eq!(q.kept[0].kept, Kept::Marked);
+        assert_eq!(q.kept[2].kept, Kept::Request);
     }
 
     #[test]

@@ -52,6 +52,24 @@ pub(super) fn is_closer(c: char) -> bool {
     )
 }
 
+/// Whether the line starting at `rest` is a heading: a Markdown ATX
+/// heading (`# ` to `###### `) or a line that is bold as a whole
+/// (`**Next steps**`, `__Questions__`).
+pub(super) fn starts_heading(rest: &str) -> bool {
+    let t = rest.trim_start_matches([' ', '\t']);
+    let hashes = t.bytes().take_while(|&b| b == b'#').count();
+    if (1..=6).contains(&hashes) && t[hashes..].starts_with([' ', '\t']) {
+        return true;
+    }
+    let line = t.split('\n').next().unwrap_or("").trim_end();
+    ["**", "__"].iter().any(|m| {
+        line.len() > 2 * m.len()
+            && line.starts_with(m)
+            && line.ends_with(m)
+            && !line[m.len()..line.len() - m.len()].contains(m)
+    })
+}
+
 /// Whether the line starting at `rest` begins with a list marker
 /// (`- `, `* `, `+ `, `• `, `1. `, `1) `, `a) `).
 pub(super) fn starts_list_item(rest: &str) -> bool {
@@ -323,6 +341,8 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
     let mut quotes = Quotes::default();
     // The byte offset where the scanner's current line starts.
     let mut line_begin = 0usize;
+    // Whether the scanner's line is a heading (its own segment).
+    let mut in_heading = false;
     while i < bytes_len {
         if line_start {
             line_start = false;
@@ -349,10 +369,12 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
                 in_code = false;
                 continue;
             }
-            if i > start && starts_list_item(rest) && !in_code {
+            let heading = !in_code && starts_heading(rest);
+            if i > start && (heading || starts_list_item(rest)) && !in_code {
                 push(&mut out, start, i, false);
                 start = i;
             }
+            in_heading = heading;
         }
         // Jump to the next byte that can matter: ASCII terminators, new
         // lines, backticks, or the lead byte of a non-ASCII terminator
@@ -380,7 +402,16 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
         if c == '\n' {
             quotes.open = None;
             line_start = true;
+            // A heading line, and a line ending in a colon ("Questions for
+            // you:"), end the sentence at the line's end.
+            let line = text.get(line_begin..pos).unwrap_or("");
             line_begin = i;
+            if (in_heading || line.trim_end().ends_with(':')) && !in_code {
+                push(&mut out, start, pos, false);
+                start = i;
+                in_heading = false;
+                continue;
+            }
             // A blank line ends the sentence (and any unclosed inline code).
             let rest = &text[i..];
             let blank = rest
@@ -593,5 +624,27 @@ mod tests {
             ["Intro line", "Next part"]
         );
         assert_eq!(sents("Options:\n- A\n- B"), ["Options:", "- A", "- B"]);
+    }
+
+    #[test]
+    fn headings_and_lines_ending_in_a_colon_end_sentences() {
+        assert_eq!(
+            sents("## Next steps\nWhich port should I use?"),
+            ["## Next steps", "Which port should I use?"]
+        );
+        assert_eq!(
+            sents("Done.\n**Questions**\nWhich port?"),
+            ["Done.", "**Questions**", "Which port?"]
+        );
+        assert_eq!(
+            sents("Questions for you:\nWhich port should I use?"),
+            ["Questions for you:", "Which port should I use?"]
+        );
+        // `#` without a space, and bold inside a line, are prose.
+        assert_eq!(sents("#1 is done\nnext"), ["#1 is done\nnext"]);
+        assert_eq!(
+            sents("**Note** the port\nis fixed."),
+            ["**Note** the port\nis fixed."]
+        );
     }
 }
