@@ -322,41 +322,45 @@ impl CredentialScanner {
     /// for free text such as prompts and responses. Fails only if the
     /// built-in patterns could not be compiled.
     pub fn redact_text<'t>(&self, text: &'t str) -> Result<std::borrow::Cow<'t, str>> {
+        let spans = self.spans(text)?;
+        Ok(replace_spans(text, spans))
+    }
+
+    /// `part`, a piece of the larger text `whole` (a question taken from
+    /// an agent's message), with every credential redacted that the
+    /// scanner finds in `part` itself or in `whole` where `part` lies: a
+    /// credential recognised only by what surrounds it (a Kubernetes
+    /// `Secret`'s `data:` values) stays redacted in the piece. When `part`
+    /// is not found in `whole`, only its own credentials are. Fails only if
+    /// the built-in patterns could not be compiled.
+    pub fn redact_part<'t>(&self, part: &'t str, whole: &str) -> Result<std::borrow::Cow<'t, str>> {
+        let mut spans = self.spans(part)?;
+        if let Some(at) = whole.find(part).filter(|_| !part.is_empty()) {
+            let end = at + part.len();
+            spans.extend(
+                self.spans(whole)?
+                    .into_iter()
+                    .filter(|r| r.start < end && r.end > at)
+                    .map(|r| r.start.max(at) - at..r.end.min(end) - at),
+            );
+        }
+        Ok(replace_spans(part, spans))
+    }
+
+    /// Every confirmed credential span of `text` (possibly overlapping).
+    fn spans(&self, text: &str) -> Result<Vec<std::ops::Range<usize>>> {
         let Some(shapes) = &self.shapes else {
             return Err(Error::Unavailable);
         };
         if !shapes.set.is_match(text) {
-            return Ok(std::borrow::Cow::Borrowed(text));
+            return Ok(Vec::new());
         }
-        // Every confirmed span of every matched shape, on the original
-        // text, merged where they overlap, each replaced whole.
-        let mut spans: Vec<std::ops::Range<usize>> = shapes
+        Ok(shapes
             .set
             .matches(text)
             .iter()
             .flat_map(|i| shapes.confirmed(i, text))
-            .collect();
-        if spans.is_empty() {
-            return Ok(std::borrow::Cow::Borrowed(text));
-        }
-        spans.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
-        let mut out = String::with_capacity(text.len());
-        let mut last = 0;
-        for r in spans {
-            if r.end <= last {
-                continue;
-            }
-            let start = r.start.max(last);
-            if start == last && last > 0 && out.ends_with(REDACTED) {
-                // Overlapping the previous span: extend it.
-            } else {
-                out.push_str(text.get(last..start).unwrap_or_default());
-                out.push_str(REDACTED);
-            }
-            last = r.end;
-        }
-        out.push_str(text.get(last..).unwrap_or_default());
-        Ok(std::borrow::Cow::Owned(out))
+            .collect())
     }
 
     /// The ids of every credential shape found in `text` (free text), in
@@ -481,6 +485,32 @@ fn key_words(key: &str) -> Vec<String> {
         words.push(cur);
     }
     words
+}
+
+/// `text` with each span replaced by `[REDACTED]`, overlapping spans
+/// merged (borrowed when there is none).
+fn replace_spans(text: &str, mut spans: Vec<std::ops::Range<usize>>) -> std::borrow::Cow<'_, str> {
+    if spans.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    spans.sort_by_key(|r| (r.start, std::cmp::Reverse(r.end)));
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for r in spans {
+        if r.end <= last {
+            continue;
+        }
+        let start = r.start.max(last);
+        if start == last && last > 0 && out.ends_with(REDACTED) {
+            // Overlapping the previous span: extend it.
+        } else {
+            out.push_str(text.get(last..start).unwrap_or_default());
+            out.push_str(REDACTED);
+        }
+        last = r.end;
+    }
+    out.push_str(text.get(last..).unwrap_or_default());
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -634,6 +664,22 @@ mod tests {
 mod redact_tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_piece_keeps_the_redactions_its_whole_text_calls_for() {
+        let s = CredentialScanner::default();
+        let whole = "Should I rotate apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ndata:\n  db-url: EHGml98ecRp9aYwMFTCL4r6ULmj5lUaEDpZhsEjQ\n?";
+        let part = "db-url: EHGml98ecRp9aYwMFTCL4r6ULmj5lUaEDpZhsEjQ\n?";
+        assert!(
+            s.redact_text(part).unwrap().contains("EHGml98"),
+            "the piece alone is not recognised"
+        );
+        let r = s.redact_part(part, whole).unwrap();
+        assert!(!r.contains("EHGml98"), "{r}");
+        assert!(r.ends_with("\n?"), "{r}");
+        // Not a piece of the whole: its own credentials only.
+        assert_eq!(s.redact_part("plain", whole).unwrap(), "plain");
+    }
 
     #[test]
     fn redact_removes_every_credential_and_keeps_the_rest() {

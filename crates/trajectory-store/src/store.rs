@@ -669,7 +669,9 @@ fn write_session(
                 };
                 q_stmt.execute(params![
                     turn_id,
-                    redact_text(scanner, &q.text)?,
+                    scanner
+                        .redact_part(&q.text, &t.response)
+                        .map_err(|e| Error::Redaction(e.to_string()))?,
                     q.effort.as_str(),
                     confidence,
                     // A cue's matched text is part of the question: redacted too.
