@@ -34,9 +34,26 @@ pub struct QuestionsArgs {
     /// library's default, hybrid).
     #[arg(long)]
     pub strategy: Option<String>,
-    /// Print JSON: an array of questions with offsets and effort.
+    /// Print JSON: an array of questions with offsets and effort (with
+    /// --explain: an object with `questions`, each with why it was kept,
+    /// and `dropped`).
     #[arg(long)]
     pub json: bool,
+    /// Also say why each question was taken as one to the user, and list
+    /// every sentence with a `?` that was left out with its reason (the
+    /// agent answers or pursues it itself, a closing, a heading, quoted,
+    /// in code or a link ...).
+    #[arg(long)]
+    pub explain: bool,
+}
+
+/// A sentence left out of the questions, as `--explain --json` shows it.
+#[derive(serde::Serialize)]
+struct DroppedJson<'a> {
+    text: &'a str,
+    start: usize,
+    end: usize,
+    why: &'static str,
 }
 
 fn classifier(strategy: Option<&str>) -> Result<EffortClassifier> {
@@ -88,8 +105,37 @@ pub fn run_questions(
     // would cut in pieces) never is.
     let message = crate::redact::text(&message);
     let found = c.questions(&message);
+    // The classifier's questions are `find_questions`' kept ones, in order.
+    let explained = tact_core::text::find_questions(&message);
+    let kept: Vec<&'static str> = explained.kept.iter().map(|k| k.kept.as_str()).collect();
+    let dropped: Vec<DroppedJson<'_>> = explained
+        .dropped
+        .iter()
+        .map(|d| DroppedJson {
+            text: d.sentence.text(&message),
+            start: d.sentence.start,
+            end: d.sentence.end,
+            why: d.why.as_str(),
+        })
+        .collect();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&found)?)?;
+        if args.explain {
+            let questions: Vec<serde_json::Value> = found
+                .iter()
+                .zip(kept.iter().chain(std::iter::repeat(&"a question")))
+                .map(|(q, why)| {
+                    let mut v = serde_json::to_value(q)?;
+                    if let Some(o) = v.as_object_mut() {
+                        o.insert("kept".into(), (*why).into());
+                    }
+                    Ok(v)
+                })
+                .collect::<Result<_>>()?;
+            let v = serde_json::json!({"questions": questions, "dropped": dropped});
+            writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+        } else {
+            writeln!(out, "{}", serde_json::to_string_pretty(&found)?)?;
+        }
         return Ok(());
     }
     if found.is_empty() {
@@ -97,6 +143,15 @@ pub fn run_questions(
     }
     for (i, q) in found.iter().enumerate() {
         writeln!(out, "{}. {}", i + 1, text_line(&q.text, &q.effort))?;
+        if let (true, Some(why)) = (args.explain, kept.get(i)) {
+            writeln!(out, "       kept: {why}")?;
+        }
+    }
+    if args.explain && !dropped.is_empty() {
+        writeln!(out, "left out:")?;
+        for d in &dropped {
+            writeln!(out, "  - {}\n       {}", d.text.replace('\n', " "), d.why)?;
+        }
     }
     Ok(())
 }

@@ -116,6 +116,15 @@ fn questions_json() {
     )));
 }
 
+/// `--explain`: why each question was kept, and every `?` sentence left
+/// out with its reason (text and JSON).
+#[test]
+fn questions_explained() {
+    let msg = "I checked the config. Is the cache enabled? Yes, it is.\n\nWhat's going on here? Let me check the logs.\n\n## Why does it time out?\nThe pool is too small. Run `ls x?` to see.\n\nShould I raise the pool size to 20? Please confirm the region too.\n\nLet me know if you need anything else!";
+    insta::assert_snapshot!(out(&tact(&["questions", "--explain"], Some(msg))));
+    insta::assert_snapshot!(out(&tact(&["questions", "--explain", "--json"], Some(msg))));
+}
+
 #[test]
 fn questions_none() {
     insta::assert_snapshot!(out(&tact(
