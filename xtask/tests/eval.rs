@@ -535,3 +535,80 @@ fn the_workspace_follows_its_dependency_rules() {
         stdout(&o)
     );
 }
+
+/// The words of a text for the near-duplicate check: lower-case runs of
+/// letters and digits.
+fn word_set(text: &str) -> std::collections::BTreeSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// No text of a dev split (`dev`, `real-dev`) repeats or nearly repeats
+/// (word Jaccard >= 0.8) a text of the same task's train or calibration
+/// splits (`train`, `calibration`, `real-train`, `real-calibration`):
+/// the dev figures measure texts the tiers never saw.
+#[test]
+fn no_dev_text_repeats_a_train_or_calibration_text() {
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let texts = |path: &PathBuf| -> Vec<(usize, String)> {
+        let Ok(body) = std::fs::read_to_string(path) else {
+            return Vec::new();
+        };
+        body.lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with("//"))
+            .filter_map(|(i, l)| {
+                let v: serde_json::Value = serde_json::from_str(l).ok()?;
+                Some((i + 1, v.get("text")?.as_str()?.to_owned()))
+            })
+            .collect()
+    };
+    let mut checked = 0;
+    let mut found = Vec::new();
+    for task in ["effort", "granularity", "route", "preferences", "questions"] {
+        let dir = fixtures.join(task);
+        let seen: Vec<(String, usize, std::collections::BTreeSet<String>)> =
+            ["train", "calibration", "real-train", "real-calibration"]
+                .iter()
+                .flat_map(|split| {
+                    let path = dir.join(format!("{split}.jsonl"));
+                    texts(&path)
+                        .into_iter()
+                        .map(move |(line, t)| (format!("{task}/{split}.jsonl"), line, word_set(&t)))
+                })
+                .collect();
+        for split in ["dev", "real-dev"] {
+            for (line, text) in texts(&dir.join(format!("{split}.jsonl"))) {
+                checked += 1;
+                let words = word_set(&text);
+                for (file, other_line, other) in &seen {
+                    let (small, large) = if words.len() <= other.len() {
+                        (words.len(), other.len())
+                    } else {
+                        (other.len(), words.len())
+                    };
+                    // Jaccard <= small / large: skip pairs that cannot reach 0.8.
+                    if large == 0 || (small as f64) < 0.8 * large as f64 {
+                        continue;
+                    }
+                    let common = words.intersection(other).count();
+                    let union = words.len() + other.len() - common;
+                    if union > 0 && common as f64 >= 0.8 * union as f64 {
+                        found.push(format!(
+                            "{task}/{split}.jsonl:{line} ~ {file}:{other_line}: {text}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 500, "only {checked} dev texts found");
+    assert!(
+        found.is_empty(),
+        "{} near-duplicates:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
