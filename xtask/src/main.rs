@@ -67,6 +67,11 @@ struct TrainArgs {
     /// Only the user's --dataset files, not the fixtures' train split.
     #[arg(long)]
     no_fixtures: bool,
+    /// Also train on the fixtures' real splits (`real-train`, and
+    /// `real-calibration` for the thresholds). The committed models are
+    /// trained without them.
+    #[arg(long)]
+    real: bool,
 }
 
 #[derive(clap::Args)]
@@ -516,7 +521,7 @@ fn train_cmd(args: &TrainArgs) -> Result<bool> {
     for task in tasks {
         let mut sources = Vec::new();
         if !args.no_fixtures {
-            sources.extend(train::fixture_sources(&root, task));
+            sources.extend(train::fixture_sources(&root, task, args.real));
         }
         // The heuristic was never tuned on a user's data: the thresholds
         // are chosen on it too.

@@ -243,18 +243,29 @@ pub fn train(task: Task, sources: &[Source], trainer: &Trainer) -> Result<Traine
 /// The fixture files of `task` a training reads: the train split (the
 /// heuristic was tuned on it) and the calibration split (it was not; the
 /// hybrid thresholds are chosen there).
-pub fn fixture_sources(root: &Path, task: Task) -> Vec<Source> {
+pub fn fixture_sources(root: &Path, task: Task, real: bool) -> Vec<Source> {
     let dir = root.join("fixtures").join(task.name());
     let mut out = vec![Source {
         path: dir.join("train.jsonl"),
         thresholds: false,
     }];
-    let calibration = dir.join("calibration.jsonl");
-    if calibration.exists() {
-        out.push(Source {
-            path: calibration,
-            thresholds: true,
-        });
+    // The annotator-written calibration split, then (with `--real`) the
+    // real train and calibration splits where a task has them (the
+    // heuristic was tuned on neither calibration split).
+    let mut names = vec![("calibration", true)];
+    if real {
+        names.extend([
+            ("real-train", false),
+            // Real text under CC-BY-SA is kept in a file that says so.
+            ("real-train-ccbysa", false),
+            ("real-calibration", true),
+        ]);
+    }
+    for (name, thresholds) in names {
+        let path = dir.join(format!("{name}.jsonl"));
+        if path.exists() {
+            out.push(Source { path, thresholds });
+        }
     }
     out
 }

@@ -569,16 +569,21 @@ fn no_dev_text_repeats_a_train_or_calibration_text() {
     let mut found = Vec::new();
     for task in ["effort", "granularity", "route", "preferences", "questions"] {
         let dir = fixtures.join(task);
-        let seen: Vec<(String, usize, std::collections::BTreeSet<String>)> =
-            ["train", "calibration", "real-train", "real-calibration"]
-                .iter()
-                .flat_map(|split| {
-                    let path = dir.join(format!("{split}.jsonl"));
-                    texts(&path)
-                        .into_iter()
-                        .map(move |(line, t)| (format!("{task}/{split}.jsonl"), line, word_set(&t)))
-                })
-                .collect();
+        let seen: Vec<(String, usize, std::collections::BTreeSet<String>)> = [
+            "train",
+            "calibration",
+            "real-train",
+            "real-train-ccbysa",
+            "real-calibration",
+        ]
+        .iter()
+        .flat_map(|split| {
+            let path = dir.join(format!("{split}.jsonl"));
+            texts(&path)
+                .into_iter()
+                .map(move |(line, t)| (format!("{task}/{split}.jsonl"), line, word_set(&t)))
+        })
+        .collect();
         for split in ["dev", "real-dev"] {
             for (line, text) in texts(&dir.join(format!("{split}.jsonl"))) {
                 checked += 1;

@@ -124,13 +124,27 @@ impl Cues for heuristic::Heuristic {
         a.classification
     }
 
-    fn with_model(a: heuristic::Analysis, c: Classification<QueryType>) -> heuristic::Analysis {
+    fn with_model(mut a: heuristic::Analysis, c: Classification<QueryType>) -> heuristic::Analysis {
+        // PLATFORM skips retrieval and goes to the small model (RC-04,
+        // RC-05): the learned tier may decide it only where the cues saw
+        // account, billing, quota or usage evidence. Otherwise the cues'
+        // decision stands.
+        if c.label == QueryType::Platform && !a.platform_evidence {
+            a.classification.tier = Some(tact_types::Tier::Heuristic);
+            a.classification.reasons.push(tact_types::Reason::new(
+                "platform_without_evidence",
+                "the learned model said PLATFORM, but the message has no account, billing, quota or usage data",
+                0.0,
+            ));
+            return a;
+        }
         heuristic::Analysis {
             ambiguous: c.confidence < 0.5,
             classification: c,
             rule: RouteRule::Learned,
             gap: a.gap,
             resolved: a.resolved,
+            platform_evidence: a.platform_evidence,
         }
     }
 }
@@ -153,6 +167,7 @@ impl Baseline<heuristic::Heuristic> for SeedRules {
             gap: 0.0,
             ambiguous: rule == RouteRule::Fallback,
             resolved: None,
+            platform_evidence: rule == RouteRule::PlatformSignal,
         }
     }
 }

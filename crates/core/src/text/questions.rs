@@ -253,6 +253,9 @@ pub enum Dropped {
     Link,
     /// The `?` does not end the sentence and the sentence does not ask.
     NotAQuestion,
+    /// A lead-in ("Would you like me to:") whose list items are the
+    /// questions: the items are kept instead.
+    LeadIn,
 }
 
 impl Dropped {
@@ -268,6 +271,7 @@ impl Dropped {
             Self::InlineCode => "inside inline code",
             Self::Link => "inside a link",
             Self::NotAQuestion => "the question mark does not end a question",
+            Self::LeadIn => "a lead-in to the questions listed after it",
         }
     }
 }
@@ -283,6 +287,9 @@ pub struct Question {
     pub with_options: Segment,
     /// Why it was kept.
     pub kept: Kept,
+    /// It offers an alternative to the question before it ("Ship it? Or
+    /// wait for QA?"): [`extract_questions`] reads the two as one.
+    pub alternative: bool,
 }
 
 /// A sentence with a `?`, or that reads as a question, that is not a
@@ -390,9 +397,6 @@ const PURSUIT_OPENERS: &[&str] = &[
 const CLOSINGS: &[&str] = &[
     "let me know if you need",
     "let me know if you have any",
-    "let me know if you'd like any",
-    "let me know if you would like any",
-    "let me know if you want any",
     "let me know if there's anything",
     "let me know if there is anything",
     "let me know if you run into",
@@ -401,9 +405,6 @@ const CLOSINGS: &[&str] = &[
     "let me know if anything",
     "let me know if this helps",
     "let me know how it goes",
-    "let me know if you'd like me to make any",
-    "let me know if you want me to make any",
-    "let me know if you'd like any other",
     "let me know if you need anything",
     "feel free to",
     "is there anything else",
@@ -493,10 +494,127 @@ fn addresses_user(lower: &str) -> bool {
                     | "u"
                     | "tu"
                     | "usted"
+                    | "quieres"
+                    | "prefieres"
+                    | "voce"
+                    | "você"
+                    | "quer"
+                    | "prefere"
                     | "du"
                     | "sie"
+                    | "chcesz"
             )
         })
+}
+
+/// Openers of a lead-in that asks the user and ends in a colon before
+/// its options ("Would you like me to:", "Do you have:"), lower case.
+const ASKING_LEAD_INS: &[&str] = &[
+    "would you like",
+    "would you prefer",
+    "do you want",
+    "do you have",
+    "do you prefer",
+    "should i",
+    "shall i",
+    "can you",
+    "could you",
+    "tell me whether",
+    "tell me which",
+    "confirm whether",
+    "quer que",
+    "confirme se",
+    "quieres que",
+    "czy chcesz",
+    "or would you",
+];
+
+/// Phrases inside a sentence that ask the user to reply or act ("Try it
+/// and let me know what happens.", "Once you've added the key, tell me and
+/// I'll push."), lower case.
+const ASKS_INSIDE: &[&str] = &[
+    "let me know",
+    "just say",
+    "say which",
+    "say if",
+    "say whether",
+    "me avise",
+    "me diga",
+    "avisame",
+    "avísame",
+    "dime ",
+];
+
+/// Requests that open with "please" and a verb asking the user to act or
+/// answer ("Please run the command again."): every "please" but these.
+const PLEASE_NOT_ASKING: &[&str] = &[
+    "please note",
+    "please be aware",
+    "please keep in mind",
+    "please see",
+    "please refer",
+    "please feel free",
+    "please don't hesitate",
+    "please do not hesitate",
+    "please ignore",
+    "please find",
+];
+
+/// Whether a sentence without `?` asks the user to answer or act: a
+/// lead-in that asks and ends in a colon before its options ("Would you
+/// like me to:"), a request opening with "please" ("Please run the command
+/// again."), or a sentence that asks for a reply inside it ("Try it and
+/// let me know what happens.", "Me avise e eu implemento!"). Conventional
+/// closings are left to [`find_questions`]' closing rule.
+fn asks_user(sentence: &str) -> bool {
+    let head = head_of(sentence);
+    let t = sentence.trim_end();
+    if t.ends_with(':') && opens_with(&head, ASKING_LEAD_INS) {
+        return true;
+    }
+    if head.starts_with("please ") && !PLEASE_NOT_ASKING.iter().any(|p| head.starts_with(p)) {
+        return true;
+    }
+    // Only the first 400 bytes are searched: a request sits in a sentence
+    // of ordinary length, and a long one stays linear.
+    let end = t.char_indices().nth(400).map_or(t.len(), |(i, _)| i);
+    let lower = t[..end].to_lowercase().replace('\u{2019}', "'");
+    // "tell me" asks in lower case or opening the sentence, not as a
+    // product's name ("the Tell Me search").
+    ASKS_INSIDE.iter().any(|p| lower.contains(p))
+        || t[..end].contains("tell me")
+        || head.starts_with("tell me")
+}
+
+/// Whether the sentence, past a list marker, is wholly inline code or a
+/// quotation (`` `Could you send it?` ``, `"Can you help?"`): an example,
+/// not a question.
+fn is_wrapped_code_or_quote(sentence: &str) -> bool {
+    let t = sentence.trim();
+    let t = if starts_list_item(t) {
+        t.split_once(char::is_whitespace)
+            .map_or("", |(_, rest)| rest.trim_start())
+    } else {
+        t
+    };
+    [('`', '`'), ('"', '"'), ('\u{201c}', '\u{201d}')]
+        .iter()
+        .any(|&(open, close)| {
+            t.len() > 2
+                && t.starts_with(open)
+                && t.ends_with(close)
+                && t[open.len_utf8()..t.len() - close.len_utf8()]
+                    .find(close)
+                    .is_none()
+        })
+}
+
+/// Whether the sentence (its lower-case head) offers open-ended further
+/// help, a closing that needs no answer ("Would you like me to help with
+/// anything else?").
+fn is_generic_offer(head: &str) -> bool {
+    (head.contains("anything else") || head.contains("any other questions"))
+        && !head.contains(" or ")
 }
 
 /// Why a sentence with a `?` that [`is_question`] rejects is no question:
@@ -549,7 +667,7 @@ pub fn find_questions(message: &str) -> Questions {
             continue;
         }
         let text = s.text(message);
-        if !is_question(text) {
+        if !is_question(text) && !asks_user(text) {
             if text.contains(['?', '\u{ff1f}']) {
                 out.dropped.push(DroppedSentence {
                     sentence: s,
@@ -567,18 +685,20 @@ pub fn find_questions(message: &str) -> Questions {
                 .get(s.end..n.start)
                 .is_some_and(|gap| gap.matches('\n').count() < 2)
         });
-        let why = if super::sentences::starts_heading(trimmed) {
+        let why = if super::sentences::starts_heading(trimmed) && !addresses_user(&head) {
             Some(Dropped::Heading)
-        } else if trimmed.starts_with('>') {
+        } else if is_wrapped_code_or_quote(trimmed) || trimmed.starts_with('>') {
             Some(Dropped::Quotation)
         } else if opens_with(&head, REPORTED_OPENERS) {
             Some(Dropped::Reported)
         } else if opens_with(
             head.trim_start_matches("and ")
                 .trim_start_matches("also, ")
-                .trim_start_matches("please "),
+                .trim_start_matches("please ")
+                .trim_start_matches("just "),
             CLOSINGS,
-        ) {
+        ) || is_generic_offer(&head)
+        {
             Some(Dropped::Closing)
         } else if let Some(n) = next_in_paragraph {
             let next_head = head_of(n.text(message));
@@ -611,11 +731,25 @@ pub fn find_questions(message: &str) -> Questions {
             || trimmed.starts_with('¿')
         {
             Kept::Marked
-        } else if is_request(trimmed) {
+        } else if is_request(trimmed) || asks_user(trimmed) {
             Kept::Request
         } else {
             Kept::Unmarked
         };
+        // A lead-in ending in a colon whose list items ask ("Would you
+        // like me to:\n1. Refine it?\n2. Start over?"): the items are the
+        // questions.
+        if text.trim_end().ends_with(':')
+            && sentences.get(i).is_some_and(|n| {
+                !n.is_code && starts_list_item(n.text(message)) && is_question(n.text(message))
+            })
+        {
+            out.dropped.push(DroppedSentence {
+                sentence: s,
+                why: Dropped::LeadIn,
+            });
+            continue;
+        }
         let mut with_options = s;
         if !starts_list_item(text) {
             while i < sentences.len()
@@ -628,26 +762,28 @@ pub fn find_questions(message: &str) -> Questions {
             }
         }
         // "Ship it? Or wait for QA?": an alternative continues the question.
-        let continues = {
+        let alternative = out.kept.last().is_some_and(|prev| {
             let h = text.trim_start().as_bytes();
             let starts = |w: &[u8]| h.len() > w.len() && h[..w.len()].eq_ignore_ascii_case(w);
-            starts(b"or ") || starts(b"o ") || starts(b"oder ")
-        };
-        match out.kept.last_mut() {
-            Some(prev)
-                if continues
-                    && message
-                        .get(prev.with_options.end..s.start)
-                        .is_some_and(|gap| gap.trim().is_empty()) =>
-            {
-                prev.with_options.end = with_options.end;
-            }
-            _ => out.kept.push(Question {
-                sentence: s,
-                with_options,
-                kept,
-            }),
+            (starts(b"or ") || starts(b"o ") || starts(b"oder "))
+                && message
+                    .get(prev.with_options.end..s.start)
+                    .is_some_and(|gap| gap.trim().is_empty())
+        });
+        // A heading's marks are not part of its question.
+        let mut sentence = s;
+        if trimmed.starts_with('#') {
+            let body = text.trim_start_matches(|c: char| {
+                c == '#' || c.is_whitespace() || !(c.is_alphanumeric() || "*_`¿\"'(".contains(c))
+            });
+            sentence.start = s.end - body.len();
         }
+        out.kept.push(Question {
+            sentence,
+            with_options,
+            kept,
+            alternative,
+        });
     }
     out
 }
@@ -661,11 +797,14 @@ pub fn find_questions(message: &str) -> Questions {
 /// with the question so that a classifier sees the options. Code blocks
 /// are never questions.
 pub fn extract_questions(message: &str) -> Vec<Segment> {
-    find_questions(message)
-        .kept
-        .into_iter()
-        .map(|q| q.with_options)
-        .collect()
+    let mut out: Vec<Segment> = Vec::new();
+    for q in find_questions(message).kept {
+        match out.last_mut() {
+            Some(prev) if q.alternative => prev.end = q.with_options.end,
+            _ => out.push(q.with_options),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

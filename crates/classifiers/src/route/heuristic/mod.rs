@@ -74,6 +74,9 @@ pub(crate) struct Analysis {
     pub gap: f32,
     pub ambiguous: bool,
     pub resolved: Option<IntentEntry>,
+    /// Whether any account, billing, quota or usage evidence was found: a
+    /// later tier may route to `PLATFORM` only then.
+    pub platform_evidence: bool,
 }
 
 /// The compiled default strategy.
@@ -210,6 +213,7 @@ impl Heuristic {
             plat *= LOOKALIKE_FACTOR;
         }
         s[idx(QueryType::Platform)] = plat;
+        let platform_evidence = plat > 0.0;
 
         // RETRIEVAL evidence.
         let question = shape.question || has(tag::QUESTION) || howto;
@@ -385,6 +389,7 @@ impl Heuristic {
             gap,
             ambiguous,
             resolved,
+            platform_evidence,
         }
     }
 }
