@@ -425,6 +425,8 @@ pub(crate) struct Sink {
     pub(crate) records: usize,
     /// The file's stem (SWE-agent's instance id).
     pub(crate) stem: Option<String>,
+    /// The source name, for errors.
+    pub(crate) source: String,
 }
 
 impl Sink {
@@ -436,6 +438,7 @@ impl Sink {
                 ..LogMeta::default()
             },
             records: 0,
+            source: source.to_owned(),
             stem: Path::new(source)
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned()),

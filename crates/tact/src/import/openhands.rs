@@ -25,7 +25,7 @@ const SKIPPED_ACTIONS: [&str; 5] = ["system", "change_agent_state", "recall", "n
 
 /// Reads a whole event list.
 pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
-    let source = sink_source(sink);
+    let source = sink.source.clone();
     let v: Value = serde_json::from_str(text)
         .map_err(|e| ImportError::new(&source, e.line(), format!("not valid JSON: {e}")))?;
     let events = match &v {
@@ -52,10 +52,6 @@ pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
         event(e, sink);
     }
     Ok(())
-}
-
-fn sink_source(sink: &Sink) -> String {
-    sink.stem.clone().unwrap_or_else(|| "openhands".to_owned())
 }
 
 /// One event.

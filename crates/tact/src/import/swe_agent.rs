@@ -37,7 +37,7 @@ pub(crate) fn failed(observation: &str) -> bool {
 
 /// Reads a whole trajectory.
 pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
-    let source = sink.stem.clone().unwrap_or_else(|| "swe-agent".to_owned());
+    let source = sink.source.clone();
     let v: Value = serde_json::from_str(text)
         .map_err(|e| ImportError::new(&source, e.line(), format!("not valid JSON: {e}")))?;
     let Some(steps) = v.get("trajectory").and_then(Value::as_array) else {
