@@ -12,14 +12,17 @@ use tact::import::{Format, import_text};
 /// Lines and Markdown), or its event list / trajectory steps repeated (one
 /// JSON document).
 fn four_mb(rel: &str, format: Format) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel);
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let target = 4 << 20;
     match format {
         Format::OpenHands => {
             let events: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap_or_default();
             let mut all = Vec::new();
-            while serde_json::to_string(&all).map_or(0, |s| s.len()) < target && !events.is_empty() {
+            while serde_json::to_string(&all).map_or(0, |s| s.len()) < target && !events.is_empty()
+            {
                 all.extend(events.iter().cloned());
             }
             serde_json::to_string(&all).unwrap_or_default()
@@ -49,23 +52,39 @@ fn four_mb(rel: &str, format: Format) -> String {
 
 fn import(c: &mut Criterion) {
     let inputs = [
-        (Format::ClaudeCode, "fixtures/logs/claude-code/ask-user-question.jsonl"),
+        (
+            Format::ClaudeCode,
+            "fixtures/logs/claude-code/ask-user-question.jsonl",
+        ),
         (
             Format::Codex,
             "fixtures/logs/codex/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
         ),
-        (Format::OpenHands, "fixtures/logs/openhands/basic_gui_mode.json"),
-        (Format::SweAgent, "fixtures/logs/swe-agent/pydicom__pydicom-1458.traj"),
-        (Format::Aider, "fixtures/logs/aider/mozgoslav.aider.chat.history.md"),
+        (
+            Format::OpenHands,
+            "fixtures/logs/openhands/basic_gui_mode.json",
+        ),
+        (
+            Format::SweAgent,
+            "fixtures/logs/swe-agent/pydicom__pydicom-1458.traj",
+        ),
+        (
+            Format::Aider,
+            "fixtures/logs/aider/mozgoslav.aider.chat.history.md",
+        ),
     ];
     let mut group = c.benchmark_group("import");
     group.sample_size(20);
     for (format, rel) in inputs {
         let text = four_mb(rel, format);
         group.throughput(Throughput::Bytes(text.len() as u64));
-        group.bench_with_input(BenchmarkId::new("import_text", format.name()), &text, |b, t| {
-            b.iter(|| import_text(format, black_box(t), "bench").map(|l| l.turns.len()));
-        });
+        group.bench_with_input(
+            BenchmarkId::new("import_text", format.name()),
+            &text,
+            |b, t| {
+                b.iter(|| import_text(format, black_box(t), "bench").map(|l| l.turns.len()));
+            },
+        );
     }
     group.finish();
 }

@@ -111,7 +111,7 @@ impl Follower {
         };
         // Only a document that may be complete is parsed.
         let t = text.trim_end();
-        if !at_end && !(t.ends_with(']') || t.ends_with('}')) {
+        if !(at_end || t.ends_with(']') || t.ends_with('}')) {
             return Vec::new();
         }
         match import_text(self.format, text, &self.source) {
