@@ -225,3 +225,38 @@ fn follow_reads_a_growing_log_and_waits_for_its_half_written_line() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn credentials_in_an_imported_log_never_reach_the_database() {
+    let dir = std::env::temp_dir().join(format!("tact-cli-logsecret-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("s.jsonl");
+    std::fs::write(
+        &log,
+        concat!(
+            r#"{"type":"user","sessionId":"s","message":{"role":"user","content":"deploy with ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}"#,
+            "\n",
+            r#"{"type":"assistant","sessionId":"s","message":{"id":"m","content":[{"type":"tool_use","id":"t","name":"Bash","input":{"command":"AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE deploy"}}]}}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    let db = dir.join("t.db");
+    let o = tact(
+        &["run", log.to_str().unwrap(), "--db", db.to_str().unwrap()],
+        None,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().is_some_and(|e| e == "jsonl") {
+            continue;
+        }
+        let bytes = std::fs::read(&p).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains("AKIAIOSFODNN7EXAMPLE"), "{}", p.display());
+        assert!(!text.contains("ghp_abcdefghij"), "{}", p.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
