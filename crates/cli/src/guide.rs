@@ -1,7 +1,10 @@
 //! `tact guide`: which guidance classifiers fire on a trajectory and why
 //! (`tact guide FILE`), and live guidance over a stream of events
 //! (`tact guide --follow`, events as JSONL on stdin, nudges printed the
-//! moment they fire, with cooldowns applied).
+//! moment they fire, with cooldowns applied). An agent's own log (Claude
+//! Code, Codex, OpenHands, SWE-agent, Aider; detected by content, or
+//! `--format`) is read as the trajectory, whole or live (`--follow FILE`
+//! reads it as the agent appends to it, `tail -f` style).
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -23,10 +26,16 @@ pub struct GuideArgs {
     /// `pending`), a JSON array of events, or JSON Lines of trajectories;
     /// `-` reads it from stdin.
     pub file: Option<PathBuf>,
-    /// Read events as JSON Lines on stdin (or `{"pending": [...]}` lines)
-    /// and print guidance the moment it fires, with cooldowns applied.
-    #[arg(long, conflicts_with = "file")]
+    /// Read events as JSON Lines on stdin (or `{"pending": [...]}` lines),
+    /// or an agent's log (FILE, followed as it grows, or `-` with
+    /// --format), and print guidance the moment it fires, with cooldowns
+    /// applied.
+    #[arg(long)]
     pub follow: bool,
+    /// Read FILE (or stdin) as this agent's log format: claude-code,
+    /// codex, openhands, swe-agent, aider (detected by content without).
+    #[arg(long, value_name = "NAME")]
+    pub format: Option<tact::import::Format>,
     /// With --follow: `headless` (whole run) or `interactive` (windows
     /// restart at each user message).
     #[arg(long, default_value = "headless")]
@@ -38,8 +47,28 @@ pub struct GuideArgs {
 
 /// Runs `tact guide` with `stdin` for `--follow` and `-`.
 pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> Result<()> {
+    let stdin_path = args.file.as_deref().is_none_or(|p| p.as_os_str() == "-");
     if args.follow {
-        let summary = follow(stdin, args.mode, args.json, out, &mut std::io::stderr())?;
+        let summary = match (&args.file, args.format) {
+            (_, Some(format)) if stdin_path => follow_log(
+                stdin,
+                format,
+                "stdin",
+                args.mode,
+                args.json,
+                out,
+                &mut std::io::stderr(),
+            )?,
+            (Some(path), format) if !stdin_path => follow_file(
+                path,
+                format,
+                args.mode,
+                args.json,
+                out,
+                &mut std::io::stderr(),
+            )?,
+            _ => follow(stdin, args.mode, args.json, out, &mut std::io::stderr())?,
+        };
         tracing::info!(?summary, "guide --follow finished");
         return Ok(());
     }
@@ -50,9 +79,218 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         let mut bytes = Vec::new();
         stdin.read_to_end(&mut bytes).context("cannot read stdin")?;
         let text = tact_core::dataset::decode_text("stdin", bytes)?;
+        if let Some(format) = args.format {
+            return run_guide_log("stdin", &text, format, args.mode, args.json, out);
+        }
         return run_guide("stdin", &text, args.json, out);
     }
-    run_guide_file(path, args.json, out)
+    let text = tact_core::dataset::read_text(path)?;
+    let source = path.display().to_string();
+    match args
+        .format
+        .or_else(|| tact::import::Format::detect(path, &text))
+    {
+        Some(format) => run_guide_log(&source, &text, format, args.mode, args.json, out),
+        None => run_guide(&source, &text, args.json, out),
+    }
+}
+
+/// `tact guide FILE` on an agent's log: the log imported, its events (each
+/// turn's prompt, tool calls and response) classified as one trajectory.
+pub fn run_guide_log(
+    source: &str,
+    text: &str,
+    format: tact::import::Format,
+    mode: Mode,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    let log = tact::import::import_text(format, text, source)?;
+    let input = GuideInput {
+        source: format!("{source} ({format})"),
+        trajectory: Trajectory {
+            id: log
+                .meta
+                .session_id
+                .clone()
+                .or_else(|| log.meta.task.clone()),
+            events: log.events(),
+            mode,
+            ..Trajectory::default()
+        },
+        expect: None,
+    };
+    let r = report(&input);
+    let mut buf = Vec::new();
+    if json {
+        serde_json::to_writer(&mut buf, &r)?;
+        writeln!(buf)?;
+    } else {
+        write_report(&r, &mut buf)?;
+    }
+    out.write_all(redacted(&buf).as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Feeds a follower's events to the guide, printing each nudge.
+fn observe_all(
+    guide: &mut Guide,
+    events: Vec<Event>,
+    summary: &mut FollowSummary,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    for event in events {
+        if let Event::Tool(call) = &event {
+            // Proposed first, as a host sees a call before it runs.
+            for n in guide.propose(vec![PendingCall::new(
+                call.name.clone(),
+                call.params.clone(),
+            )]) {
+                write_nudge(&n, json, out)?;
+                summary.nudges += 1;
+            }
+        }
+        summary.events += 1;
+        for n in guide.observe(&event) {
+            write_nudge(&n, json, out)?;
+            summary.nudges += 1;
+        }
+    }
+    Ok(())
+}
+
+fn warn_all(
+    errors: Vec<tact::import::ImportError>,
+    summary: &mut FollowSummary,
+    err: &mut impl Write,
+) -> Result<()> {
+    for e in errors {
+        summary.skipped += 1;
+        writeln!(err, "warning: {e} (skipped)")?;
+        err.flush()?;
+    }
+    Ok(())
+}
+
+/// `tact guide --follow --format NAME -`: an agent's log read from
+/// `reader` as it arrives (a half-written last line is waited for), each
+/// nudge printed as it fires; a bad line is a warning naming its line.
+pub fn follow_log(
+    mut reader: impl BufRead,
+    format: tact::import::Format,
+    source: &str,
+    mode: Mode,
+    json: bool,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Result<FollowSummary> {
+    let mut guide = Guide::new(mode);
+    let mut follower = tact::import::Follower::new(format, source);
+    let mut summary = FollowSummary::default();
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).with_context(|| format!("cannot read {source}")),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        let n = chunk.len();
+        let (events, errors) = follower.push(chunk);
+        reader.consume(n);
+        warn_all(errors, &mut summary, err)?;
+        observe_all(&mut guide, events, &mut summary, json, out)?;
+    }
+    let (events, errors) = follower.finish();
+    warn_all(errors, &mut summary, err)?;
+    observe_all(&mut guide, events, &mut summary, json, out)?;
+    out.flush()?;
+    Ok(summary)
+}
+
+/// How often a followed file is checked for new bytes.
+const POLL: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// `tact guide --follow FILE`: the file read as the agent writes it, never
+/// ending (`tail -f`): new bytes of a line-based log as they are appended
+/// (a half-written last line is waited for), a one-document log
+/// (OpenHands, SWE-agent) read again whole when it changes. Without
+/// `--format` (and for tact's own event lines) the format is detected from
+/// the file's start.
+pub fn follow_file(
+    path: &Path,
+    format: Option<tact::import::Format>,
+    mode: Mode,
+    json: bool,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Result<FollowSummary> {
+    use std::io::{Read, Seek, SeekFrom};
+    let source = path.display().to_string();
+    let open = || std::fs::File::open(path).with_context(|| format!("cannot read {source}"));
+    let mut file = open()?;
+    let format = match format {
+        Some(f) => Some(f),
+        None => {
+            let mut head = Vec::new();
+            (&mut file).take(64 << 10).read_to_end(&mut head)?;
+            file.seek(SeekFrom::Start(0))?;
+            tact::import::Format::detect(path, &String::from_utf8_lossy(&head))
+        }
+    };
+    let Some(format) = format else {
+        return follow(std::io::BufReader::new(Tail { file }), mode, json, out, err);
+    };
+    let mut guide = Guide::new(mode);
+    let mut follower = tact::import::Follower::new(format, &source);
+    let mut summary = FollowSummary::default();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut seen_len = None;
+    loop {
+        if format.is_line_based() {
+            let n = match file.read(&mut buf) {
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e).with_context(|| format!("cannot read {source}")),
+            };
+            if n > 0 {
+                let (events, errors) = follower.push(&buf[..n]);
+                warn_all(errors, &mut summary, err)?;
+                observe_all(&mut guide, events, &mut summary, json, out)?;
+                continue;
+            }
+        } else {
+            let len = std::fs::metadata(path).map(|m| m.len()).ok();
+            if len != seen_len {
+                seen_len = len;
+                let bytes = std::fs::read(path).with_context(|| format!("cannot read {source}"))?;
+                let events = follower.replace_document(&bytes);
+                observe_all(&mut guide, events, &mut summary, json, out)?;
+            }
+        }
+        out.flush()?;
+        std::thread::sleep(POLL);
+    }
+}
+
+/// A file read as it grows: at its end, reads wait for more (`tail -f`).
+struct Tail {
+    file: std::fs::File,
+}
+
+impl std::io::Read for Tail {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let n = self.file.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            std::thread::sleep(POLL);
+        }
+    }
 }
 
 /// A trajectory read from a file, with the verdicts it expects if it is a
@@ -318,13 +556,6 @@ pub fn run_guide(source: &str, text: &str, json: bool, out: &mut impl Write) -> 
     Ok(())
 }
 
-/// `tact guide FILE`: reads `path` and runs [`run_guide`].
-pub fn run_guide_file(path: &Path, json: bool, out: &mut impl Write) -> Result<()> {
-    // Bytes that are not UTF-8 are an error naming file and line.
-    let text = tact_core::dataset::read_text(path)?;
-    run_guide(&path.display().to_string(), &text, json, out)
-}
-
 /// What a `--follow` session saw.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct FollowSummary {
@@ -582,7 +813,8 @@ mod tests {
         run(&a, "{\"type\":\"user\"}\n".as_bytes(), &mut out).unwrap();
         assert!(out.is_empty());
         assert!(args(&["--mode", "batch"]).is_err());
-        assert!(args(&["x.json", "--follow"]).is_err());
+        assert!(args(&["x.json", "--follow"]).is_ok());
+        assert!(args(&["x.json", "--format", "cursor"]).is_err());
         assert!(run(&args(&[]).unwrap(), "".as_bytes(), &mut Vec::new()).is_err());
         let err = run(
             &args(&["/nonexistent/t.json"]).unwrap(),

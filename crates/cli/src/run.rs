@@ -14,9 +14,10 @@ use tact::job::{Config, Job, Progress, Report};
 /// Arguments of `tact run`.
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// A session file (`.json`: one session; `.jsonl`: one per line) or a
-    /// folder, walked recursively for `.json` and `.jsonl` files (other
-    /// files and hidden entries are skipped).
+    /// A session file (`.json`: one session; `.jsonl`: one per line), an
+    /// agent's log (Claude Code, Codex, OpenHands, SWE-agent `.traj`,
+    /// Aider `.md`, detected by content) or a folder, walked recursively
+    /// (other files and hidden entries are skipped).
     pub path: PathBuf,
     /// The trajectory database (created on first use).
     #[arg(long, default_value = "tact.db")]
@@ -28,6 +29,25 @@ pub struct RunArgs {
     /// this stage); sessions of other stages are left out.
     #[arg(long)]
     pub stage: Option<String>,
+    /// Read agent logs as this format instead of detecting it:
+    /// claude-code, codex, openhands, swe-agent, aider.
+    #[arg(long, value_name = "NAME")]
+    pub format: Option<tact::import::Format>,
+    /// For imported logs: the spec (else the task id, the session id or
+    /// the file name: logs of different tasks are never compared).
+    #[arg(long)]
+    pub spec: Option<String>,
+    /// For imported logs: the agent's name (else the model).
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// For imported logs: the outcome, as a session's JSON
+    /// (`{"kind":"tests","passed":9,"total":10}`); else R_Prod 0.
+    #[arg(long, value_name = "JSON", value_parser = parse_outcome)]
+    pub outcome: Option<tact::scoring::TaskOutcome>,
+}
+
+fn parse_outcome(s: &str) -> std::result::Result<tact::scoring::TaskOutcome, String> {
+    serde_json::from_str(s).map_err(|e| format!("not an outcome: {e}"))
 }
 
 /// A progress bar over sessions (its length grows as each file is
@@ -56,6 +76,14 @@ pub fn run(args: &RunArgs, out: &mut impl Write, err: &mut impl Write) -> Result
     if let Some(stage) = &args.stage {
         job = job.stage(stage);
     }
+    if let Some(format) = args.format {
+        job = job.format(format);
+    }
+    let mut defaults = tact::import::ImportDefaults::default();
+    defaults.spec.clone_from(&args.spec);
+    defaults.agent.clone_from(&args.agent);
+    defaults.outcome = args.outcome;
+    job = job.import_defaults(defaults);
     let mut job = job.build()?;
     let pb = progress_bar();
     let mut file = 0;
@@ -81,6 +109,9 @@ pub fn run(args: &RunArgs, out: &mut impl Write, err: &mut impl Write) -> Result
     }
     for t in &report.truncations {
         writeln!(err, "note: {t}")?;
+    }
+    for n in &report.notes {
+        writeln!(err, "note: {n}")?;
     }
     write!(out, "{report}")?;
     Ok(report)

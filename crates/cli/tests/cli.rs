@@ -5,6 +5,9 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+#[path = "cli/logs.rs"]
+mod logs;
+
 /// Runs tact with `stdin` written from a thread, so that neither pipe
 /// fills while the other waits, however large the input.
 fn tact(args: &[&str], stdin: Option<&str>) -> Output {

@@ -50,6 +50,8 @@
 //! - [`consensus`]: ranking several agents' sessions.
 //! - [`store`]: the SQLite trajectory database.
 //! - [`job`]: the main job; [`render`]: its text, as the `tact` command prints it.
+//! - [`import`]: agents' own logs (Claude Code, Codex, OpenHands, SWE-agent,
+//!   Aider) read as sessions, whole or live.
 //!
 //! Every error converts into [`Error`], so `?` works across all of them.
 //! Nothing in this crate prints: problems are returned, progress goes to a
@@ -63,6 +65,7 @@
 #![deny(missing_docs)]
 
 mod error;
+pub mod import;
 pub mod job;
 pub mod render;
 

@@ -6,6 +6,9 @@
 //! written.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "job/import.rs"]
+mod import;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

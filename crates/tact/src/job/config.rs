@@ -34,6 +34,10 @@ pub struct Config {
     /// Preferences for sessions that state none.
     #[serde(default)]
     pub user_preferences: Option<UserPreferences>,
+    /// What imported agent logs do not carry (spec, stage, agent, run,
+    /// outcome, preferences), for every log (`docs/import.md`).
+    #[serde(default)]
+    pub import: Option<crate::import::ImportDefaults>,
 }
 
 impl Config {
@@ -42,6 +46,7 @@ impl Config {
         Config {
             ppp,
             user_preferences,
+            import: None,
         }
     }
 

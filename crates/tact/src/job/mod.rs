@@ -57,6 +57,7 @@ pub use report::{
     Truncation, TruncationKind,
 };
 
+use crate::import::{Format, ImportDefaults, ImportedLog, import_text};
 use crate::{Error, Result};
 
 /// Where a job stores: a database file opened on the first run, or a store
@@ -78,6 +79,8 @@ pub struct JobBuilder {
     judge: Option<Arc<dyn Judge>>,
     storage: Option<Storage>,
     limits: Limits,
+    format: Option<Format>,
+    import: ImportDefaults,
 }
 
 impl std::fmt::Debug for JobBuilder {
@@ -89,11 +92,29 @@ impl std::fmt::Debug for JobBuilder {
             .field("judge", &self.judge.is_some())
             .field("storage", &self.storage)
             .field("limits", &self.limits)
+            .field("format", &self.format)
+            .field("import", &self.import)
             .finish()
     }
 }
 
 impl JobBuilder {
+    /// Reads every log as this agent format (`--format`), instead of
+    /// detecting each file's format by its content; files whose extension
+    /// the format does not use are read as before.
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = Some(format);
+        self
+    }
+
+    /// What imported logs do not carry (spec, stage, agent, run, outcome,
+    /// preferences), over the configuration's `[import]` table; a log's
+    /// sidecar (`LOG.tact.toml`) overrides both.
+    pub fn import_defaults(mut self, defaults: ImportDefaults) -> Self {
+        self.import = defaults;
+        self
+    }
+
     /// The whole configuration (`[ppp]` and `[user_preferences]`).
     pub fn config(mut self, config: Config) -> Self {
         self.config = config;
@@ -179,7 +200,15 @@ impl JobBuilder {
             consensus.settings().weights_for(Some(stage))?;
         }
         let scorer = scorer(consensus.settings().profile)?;
+        let import = self
+            .config
+            .import
+            .clone()
+            .unwrap_or_default()
+            .overridden_by(&self.import);
         Ok(Job {
+            format: self.format,
+            import,
             consensus,
             scorer,
             default_prefs: self.config.user_preferences.filter(|p| !p.is_empty()),
@@ -194,6 +223,8 @@ impl JobBuilder {
 /// (each run stores into the same database).
 #[derive(Debug)]
 pub struct Job {
+    format: Option<Format>,
+    import: ImportDefaults,
     consensus: Consensus,
     scorer: Scorer,
     default_prefs: Option<UserPreferences>,
@@ -222,6 +253,7 @@ struct Tally {
     other_stages: usize,
     errors: Vec<SessionError>,
     truncations: Vec<Truncation>,
+    notes: Vec<String>,
     groups: BTreeMap<(String, Option<String>), Vec<Stored>>,
 }
 
@@ -236,6 +268,7 @@ impl Tally {
             other_stages: 0,
             errors,
             truncations: Vec::new(),
+            notes: Vec::new(),
             groups: BTreeMap::new(),
         }
     }
@@ -357,6 +390,10 @@ impl Job {
                 files: files.len(),
             };
             progress(at(&tally));
+            if let Some(log) = self.log_format(file) {
+                self.import_file(&mut tally, file, log, &mut |t: &Tally| progress(at(t)))?;
+                continue;
+            }
             let format = SessionFormat::of(file).unwrap_or(SessionFormat::Json);
             match format {
                 SessionFormat::JsonLines => {
@@ -524,6 +561,121 @@ impl Job {
             tally.done += 1;
             progress(tally);
         }
+        Ok(())
+    }
+
+    /// The agent log format of `file`: the forced one when the file's
+    /// extension fits it, else the one its content shows (`None` for
+    /// tact's own sessions).
+    fn log_format(&self, file: &Path) -> Option<Format> {
+        let ext = file
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .unwrap_or_default();
+        if let Some(f) = self.format {
+            if f.takes_extension(&ext) {
+                return Some(f);
+            }
+        }
+        if ext == "traj" {
+            return Some(Format::SweAgent);
+        }
+        Format::detect(file, &head(file))
+    }
+
+    /// Imports an agent's log (at most [`Limits::max_session_bytes`]) as
+    /// one session and processes it; a log that cannot be read is a
+    /// [`SessionError`] naming its file and line.
+    fn import_file(
+        &mut self,
+        tally: &mut Tally,
+        file: &Path,
+        format: Format,
+        progress: &mut dyn FnMut(&Tally),
+    ) -> Result<()> {
+        tally.read += 1;
+        tally.total += 1;
+        progress(tally);
+        let invalid = |line: usize, message: String| {
+            SessionError::in_file(
+                file,
+                Some(line),
+                SessionErrorKind::Invalid(tact_scoring::Error::Session {
+                    source_name: Some(format!("{}:{line}", file.display())),
+                    message,
+                }),
+            )
+        };
+        let limit = self.limits.max_session_bytes;
+        let bytes = match std::fs::metadata(file) {
+            Ok(m) if m.len() > limit as u64 => {
+                tally.errors.push(SessionError::in_file(
+                    file,
+                    Some(1),
+                    SessionErrorKind::TooLarge {
+                        bytes: m.len(),
+                        limit,
+                    },
+                ));
+                tally.done += 1;
+                progress(tally);
+                return Ok(());
+            }
+            Ok(_) => std::fs::read(file),
+            Err(e) => Err(e),
+        };
+        let bytes = match bytes {
+            Ok(b) => b,
+            Err(e) => {
+                tally
+                    .errors
+                    .push(SessionError::in_file(file, None, SessionErrorKind::Read(e)));
+                tally.done += 1;
+                progress(tally);
+                return Ok(());
+            }
+        };
+        let text = match std::str::from_utf8(&bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                let line = bytes[..e.valid_up_to()]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count()
+                    + 1;
+                tally.errors.push(invalid(line, "invalid UTF-8".to_owned()));
+                tally.done += 1;
+                progress(tally);
+                return Ok(());
+            }
+        };
+        let source = file.display().to_string();
+        let imported = import_text(format, text, &source)
+            .and_then(|log| Ok((log, ImportDefaults::sidecar_of(file)?)));
+        match imported {
+            Ok((log, sidecar)) => {
+                let defaults = match &sidecar {
+                    Some(s) => self.import.clone().overridden_by(s),
+                    None => self.import.clone(),
+                };
+                let session = log.session(file, &defaults);
+                if !ImportedLog::has_outcome(&defaults) {
+                    tally.notes.push(format!(
+                        "{}: the {format} log gives no outcome: scored with R_Prod 0 (give one with --outcome, [import] outcome or {}.tact.toml)",
+                        file.display(),
+                        file.file_name().unwrap_or_default().to_string_lossy()
+                    ));
+                }
+                match session.validate() {
+                    Ok(()) => self.process(tally, Origin::File(file, 1), session)?,
+                    Err(e) => tally.errors.push(invalid(1, e.to_string())),
+                }
+            }
+            Err(e) => tally.errors.push(invalid(e.line, e.message)),
+        }
+        tally.done += 1;
+        progress(tally);
         Ok(())
     }
 
@@ -747,6 +899,7 @@ impl Job {
             other_stages: tally.other_stages,
             errors: tally.errors,
             truncations: tally.truncations,
+            notes: tally.notes,
             groups,
         }
     }
@@ -851,7 +1004,7 @@ fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Result<Vec<Path
             let p = entry.path();
             match entry.file_type() {
                 Ok(t) if t.is_dir() => dirs.push(p),
-                Ok(_) if SessionFormat::of(&p).is_none() => {}
+                Ok(_) if !is_candidate(&p) => {}
                 Ok(t) if t.is_file() => files.push(p),
                 // A link to a session file is read; a link to a folder is
                 // not followed.
@@ -878,6 +1031,41 @@ fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Result<Vec<Path
     }
     files.sort();
     Ok(files)
+}
+
+/// Whether a file found in a folder may hold sessions: a `.json`,
+/// `.jsonl` or `.traj` file, or a `.md` file that starts as an Aider chat
+/// history (any other Markdown, a README say, is passed over silently).
+fn is_candidate(p: &Path) -> bool {
+    if SessionFormat::of(p).is_some() {
+        return true;
+    }
+    let ext = p
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default();
+    match ext.as_str() {
+        "traj" => true,
+        "md" => Format::detect(p, &head(p)) == Some(Format::Aider),
+        _ => false,
+    }
+}
+
+/// The first 64 KB of a file as text (a UTF-8 sequence cut at the end
+/// dropped); empty when it cannot be read.
+fn head(p: &Path) -> String {
+    use std::io::Read;
+    let limit: u64 = 64 << 10;
+    let mut buf = Vec::new();
+    if let Ok(f) = std::fs::File::open(p) {
+        let _ = f.take(limit).read_to_end(&mut buf);
+    }
+    // A UTF-8 sequence cut at the end is not an error of the head.
+    match std::str::from_utf8(&buf) {
+        Ok(s) => s.to_owned(),
+        Err(e) => String::from_utf8_lossy(&buf[..e.valid_up_to()]).into_owned(),
+    }
 }
 
 /// What a path that is neither a regular file nor a folder is.

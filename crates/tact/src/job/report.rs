@@ -361,6 +361,10 @@ pub struct Report {
     /// What the job's limits cut of the sessions it stored, in the order
     /// met (the sessions are stored; `tact run` prints each as a note).
     pub truncations: Vec<Truncation>,
+    /// What the job assumed of imported agent logs, in the order met (an
+    /// outcome no one gave, scored as R_Prod 0); `tact run` prints each
+    /// as a note.
+    pub notes: Vec<String>,
     /// One group per (spec, stage), sorted by spec then stage.
     pub groups: Vec<Group>,
 }

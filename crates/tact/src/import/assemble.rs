@@ -1,0 +1,233 @@
+//! The one place a log's records become tact's session model: user
+//! prompts open turns, an agent message followed by a tool call is an
+//! intermediate `assistant` event, the agent's last message before the
+//! next prompt is the turn's response, tool calls wait for their result
+//! (matched by id), and calls of one model response share a step.
+
+use std::collections::HashMap;
+
+use tact_scoring::Turn;
+use tact_types::trajectory::{Event, JsonValue, ToolCall};
+
+/// Builds turns (for `tact run`) and, as records arrive, the events a
+/// live guide observes (for `tact guide --follow`).
+#[derive(Debug, Default)]
+pub(crate) struct Assembler {
+    turns: Vec<Turn>,
+    current: Turn,
+    /// Whether the current turn holds anything yet.
+    started: bool,
+    /// The agent's latest message, not yet followed by a call or a prompt.
+    pending_text: Option<String>,
+    /// Open calls: id -> index in `current.events` (or in an earlier
+    /// turn's events, when a result arrives late: then it is dropped).
+    open: HashMap<String, usize>,
+    /// Calls already answered, for late updates (a Codex exit code).
+    done: HashMap<String, usize>,
+    step: u64,
+    last_group: Option<String>,
+    /// Events completed since the last `take_live`.
+    live: Vec<Event>,
+    /// Indices of calls in `current.events` not yet emitted live.
+    unemitted: Vec<usize>,
+}
+
+impl Assembler {
+    fn flush_text(&mut self) {
+        if let Some(text) = self.pending_text.take() {
+            let event = Event::assistant(text);
+            self.live.push(event.clone());
+            self.current.events.push(event);
+        }
+    }
+
+    /// A message of the user: it ends the current turn (the agent's last
+    /// message its response) and opens the next.
+    pub(crate) fn user(&mut self, text: &str) {
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
+        self.end_turn();
+        self.current.prompt = text.to_owned();
+        self.started = true;
+        self.live.push(Event::user(text));
+    }
+
+    /// A message of the agent (empty or white-space text is ignored).
+    pub(crate) fn assistant(&mut self, text: &str) {
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
+        self.started = true;
+        match &mut self.pending_text {
+            Some(p) => {
+                p.push_str("\n\n");
+                p.push_str(text);
+            }
+            None => self.pending_text = Some(text.to_owned()),
+        }
+    }
+
+    /// A tool call; `group` names the model response it came in (calls of
+    /// one response share a step), `None` for a call of its own.
+    pub(crate) fn call(
+        &mut self,
+        id: Option<&str>,
+        name: &str,
+        params: JsonValue,
+        group: Option<&str>,
+    ) {
+        self.flush_text();
+        self.started = true;
+        let same = matches!((group, &self.last_group), (Some(g), Some(l)) if g == l);
+        if !same {
+            self.step += 1;
+        }
+        self.last_group = group.map(str::to_owned);
+        let mut call = ToolCall::new(if name.is_empty() { "unknown" } else { name })
+            .step(self.step)
+            .output(JsonValue::String(String::new()));
+        if !params.is_null() {
+            call = call.params(params);
+        }
+        let index = self.current.events.len();
+        self.current.events.push(Event::tool(call));
+        match id {
+            Some(id) => {
+                self.open.insert(id.to_owned(), index);
+                self.unemitted.push(index);
+            }
+            // No id: no result will come; it is complete now.
+            None => self.emit_call(index),
+        }
+    }
+
+    fn emit_call(&mut self, index: usize) {
+        if let Some(e) = self.current.events.get(index) {
+            self.live.push(e.clone());
+        }
+        self.unemitted.retain(|&i| i != index);
+    }
+
+    /// The result of the call `id`: its output and whether it succeeded.
+    /// A result without its call (cut from the log) is ignored.
+    pub(crate) fn result(&mut self, id: &str, output: &str, ok: bool) {
+        let Some(index) = self.open.remove(id) else {
+            tracing::debug!(id, "tool result without its call");
+            return;
+        };
+        if let Some(Event::Tool(call)) = self.current.events.get_mut(index) {
+            call.ok = ok;
+            call.output = JsonValue::String(output.to_owned());
+        }
+        self.done.insert(id.to_owned(), index);
+        self.emit_call(index);
+    }
+
+    /// A later report that the call `id` failed (a Codex `exec_command_end`
+    /// with a non-zero exit code): marks it failed if it is in this turn.
+    pub(crate) fn mark_failed(&mut self, id: &str) {
+        let index = self.open.get(id).or_else(|| self.done.get(id)).copied();
+        if let Some(Event::Tool(call)) = index.and_then(|i| self.current.events.get_mut(i)) {
+            call.ok = false;
+        }
+    }
+
+    /// The call `id` is still open.
+    pub(crate) fn is_open(&self, id: &str) -> bool {
+        self.open.contains_key(id)
+    }
+
+    /// The most recent open call, if any (an error reported without the
+    /// call it belongs to).
+    pub(crate) fn last_open(&self) -> Option<String> {
+        self.open
+            .iter()
+            .max_by_key(|(_, i)| **i)
+            .map(|(id, _)| id.clone())
+    }
+
+    /// The host condensed the agent's context.
+    pub(crate) fn condensation(&mut self) {
+        self.flush_text();
+        self.started = true;
+        self.current.events.push(Event::condensation());
+        self.live.push(Event::condensation());
+    }
+
+    fn end_turn(&mut self) {
+        // Calls never answered are kept as issued (ok, empty output).
+        for index in std::mem::take(&mut self.unemitted) {
+            if let Some(e) = self.current.events.get(index) {
+                self.live.push(e.clone());
+            }
+        }
+        self.open.clear();
+        self.done.clear();
+        if let Some(text) = self.pending_text.take() {
+            self.live.push(Event::assistant(text.clone()));
+            self.current.response = text;
+        }
+        if self.started {
+            self.turns.push(std::mem::take(&mut self.current));
+        }
+        self.started = false;
+    }
+
+    /// The events completed since the last call, oldest first.
+    pub(crate) fn take_live(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.live)
+    }
+
+    /// Ends the log: the turns, the last one closed.
+    pub(crate) fn finish(mut self) -> (Vec<Turn>, Vec<Event>) {
+        self.end_turn();
+        (self.turns, self.live)
+    }
+
+    /// Ends a live log: the events still pending (the agent's last message,
+    /// calls without a result).
+    pub(crate) fn flush_live(&mut self) -> Vec<Event> {
+        self.end_turn();
+        self.take_live()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn turns_responses_steps_and_results() {
+        let mut a = Assembler::default();
+        a.user("fix it");
+        a.assistant("Looking.");
+        a.call(Some("1"), "read", json!({"p": 1}), Some("m1"));
+        a.call(Some("2"), "read", json!({"p": 2}), Some("m1"));
+        a.result("2", "b", true);
+        a.result("1", "boom", false);
+        a.assistant("Which file?");
+        a.user("a.rs");
+        a.call(Some("3"), "edit", json!({}), Some("m2"));
+        let (turns, _) = a.finish();
+        assert_eq!(turns.len(), 2);
+        assert_eq!(turns[0].prompt, "fix it");
+        assert_eq!(turns[0].response, "Which file?");
+        let Event::Tool(c1) = &turns[0].events[1] else {
+            panic!()
+        };
+        let Event::Tool(c2) = &turns[0].events[2] else {
+            panic!()
+        };
+        assert_eq!((c1.step, c2.step), (Some(1), Some(1)));
+        assert!(!c1.ok && c2.ok);
+        let Event::Tool(c3) = &turns[1].events[0] else {
+            panic!()
+        };
+        assert_eq!(c3.step, Some(2));
+        assert!(c3.ok);
+    }
+}

@@ -1,0 +1,163 @@
+//! Claude Code's transcripts (`~/.claude/projects/<project>/<session>.jsonl`):
+//! `user` and `assistant` records whose `message.content` holds `text`,
+//! `tool_use` and `tool_result` blocks (`is_error` for a failed call),
+//! `system` records (a `compact_boundary` is a condensation), `summary`
+//! records (the title). Sub-agent records (`isSidechain`) and meta
+//! messages are not the user's exchange with the agent: they are skipped.
+//! An `AskUserQuestion` call is a question to the user: its questions end
+//! the turn as the agent's response, and the answer opens the next.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::{LogMeta, Sink, str_at, text_of};
+
+/// The tool by which Claude Code asks the user questions.
+const ASK: &str = "AskUserQuestion";
+
+/// Whether a first record looks like Claude Code's.
+pub(crate) fn looks_like(v: &Value) -> bool {
+    let ty = str_at(v, "type").unwrap_or("");
+    let known = matches!(
+        ty,
+        "user"
+            | "assistant"
+            | "summary"
+            | "system"
+            | "file-history-snapshot"
+            | "queue-operation"
+            | "progress"
+    );
+    known
+        && (v.get("sessionId").is_some()
+            || v.get("parentUuid").is_some()
+            || v.get("leafUuid").is_some()
+            || v.get("messageId").is_some())
+}
+
+/// The reader's state across lines.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    /// Open `AskUserQuestion` calls.
+    asks: HashSet<String>,
+}
+
+impl State {
+    pub(crate) fn record(&mut self, v: &Value, sink: &mut Sink) {
+        let ty = str_at(v, "type").unwrap_or("");
+        if !matches!(ty, "user" | "assistant" | "system" | "summary") {
+            sink.meta.skipped += 1;
+            return;
+        }
+        sink.records += 1;
+        LogMeta::set_once(&mut sink.meta.session_id, str_at(v, "sessionId"));
+        LogMeta::set_once(&mut sink.meta.cwd, str_at(v, "cwd"));
+        if sink.meta.agent.is_none() {
+            if let Some(version) = str_at(v, "version") {
+                sink.meta.agent = Some(format!("claude-code {version}"));
+            }
+        }
+        sink.meta.time(str_at(v, "timestamp"));
+        if v.get("isSidechain").and_then(Value::as_bool) == Some(true) {
+            sink.meta.skipped += 1;
+            return;
+        }
+        match ty {
+            "summary" => LogMeta::set_once(&mut sink.meta.title, str_at(v, "summary")),
+            "system" => {
+                if str_at(v, "subtype") == Some("compact_boundary") {
+                    sink.asm.condensation();
+                } else {
+                    sink.meta.skipped += 1;
+                }
+            }
+            "user" => self.user(v, sink),
+            _ => self.assistant(v, sink),
+        }
+    }
+
+    fn user(&mut self, v: &Value, sink: &mut Sink) {
+        let meta = v.get("isMeta").and_then(Value::as_bool) == Some(true)
+            || v.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
+        let Some(content) = v.get("message").and_then(|m| m.get("content")) else {
+            return;
+        };
+        match content {
+            Value::Array(blocks) => {
+                let mut text = Vec::new();
+                for b in blocks {
+                    match str_at(b, "type") {
+                        Some("tool_result") => {
+                            let id = str_at(b, "tool_use_id").unwrap_or("");
+                            let output = text_of(b.get("content").unwrap_or(&Value::Null));
+                            let failed = b.get("is_error").and_then(Value::as_bool) == Some(true);
+                            sink.asm.result(id, &output, !failed);
+                            // The answer to a question is the user's next prompt.
+                            if self.asks.remove(id) && !failed {
+                                sink.asm.user(&output);
+                            }
+                        }
+                        Some("text") if !meta => text.push(str_at(b, "text").unwrap_or("")),
+                        _ => {}
+                    }
+                }
+                if !text.is_empty() {
+                    sink.asm.user(&text.join("\n\n"));
+                }
+            }
+            Value::String(s) if !meta => sink.asm.user(s),
+            _ => {}
+        }
+    }
+
+    fn assistant(&mut self, v: &Value, sink: &mut Sink) {
+        let Some(message) = v.get("message") else {
+            return;
+        };
+        if let Some(model) = str_at(message, "model").filter(|m| !m.starts_with('<')) {
+            sink.meta.model = Some(model.to_owned());
+        }
+        let group = str_at(message, "id");
+        let Some(Value::Array(blocks)) = message.get("content") else {
+            if let Some(Value::String(s)) = message.get("content") {
+                sink.asm.assistant(s);
+            }
+            return;
+        };
+        for b in blocks {
+            match str_at(b, "type") {
+                Some("text") => sink.asm.assistant(str_at(b, "text").unwrap_or("")),
+                Some("tool_use") => {
+                    let id = str_at(b, "id");
+                    let name = str_at(b, "name").unwrap_or("");
+                    let input = b.get("input").cloned().unwrap_or(Value::Null);
+                    sink.asm.call(id, name, input.clone(), group);
+                    if name == ASK {
+                        if let Some(id) = id {
+                            self.asks.insert(id.to_owned());
+                        }
+                        sink.asm.assistant(&questions(&input));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The questions of an `AskUserQuestion` call, one a line.
+fn questions(input: &Value) -> String {
+    let mut out = Vec::new();
+    if let Some(Value::Array(qs)) = input.get("questions") {
+        for q in qs {
+            if let Some(text) = str_at(q, "question") {
+                out.push(text.to_owned());
+            }
+        }
+    }
+    if let Some(q) = str_at(input, "question") {
+        out.push(q.to_owned());
+    }
+    out.join("\n")
+}

@@ -1,0 +1,233 @@
+//! Codex CLI's rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`):
+//! one `{timestamp, type, payload}` record a line. `session_meta` gives the
+//! id, working folder and CLI; `turn_context` the model; `response_item`s
+//! are the exchange (`message` by role, `function_call`,
+//! `custom_tool_call`, `local_shell_call`, `web_search_call` and their
+//! outputs by `call_id`); `event_msg`s duplicate messages (skipped) but
+//! carry exit codes (`exec_command_end`, `patch_apply_end`) and context
+//! compactions, as does a `compacted` record. Calls in a row (no message
+//! or output between them) came in one response: they share a step.
+//!
+//! A call failed when its output says so: a non-zero exit code
+//! (`Process exited with code N`, `"exit_code": N`), `<tool> failed: ...`,
+//! or a later `exec_command_end` / `patch_apply_end` that reports it.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use super::{LogMeta, Sink, str_at, text_of};
+
+/// Whether a first record looks like a Codex rollout's.
+pub(crate) fn looks_like(v: &Value) -> bool {
+    matches!(
+        str_at(v, "type"),
+        Some("session_meta" | "response_item" | "event_msg" | "turn_context" | "compacted")
+    ) && v.get("payload").is_some()
+}
+
+/// User messages Codex writes itself (instructions, environment): not the
+/// user's words.
+const BOILERPLATE: [&str; 7] = [
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md instructions",
+    "<permissions instructions>",
+    "<INSTRUCTIONS>",
+    "<turn_aborted>",
+    "<user_shell_command>",
+];
+
+/// A failing output: a non-zero exit code, or `<tool> failed: `.
+static FAILED: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?m)(?:^Process exited with code (?:-\d+|[1-9]\d*)\b|"exit_code"\s*:\s*(?:-\d+|[1-9]\d*)|^[a-z_]+ failed: |^Exit code: (?:-\d+|[1-9]\d*)\b)"#,
+    )
+    .ok()
+});
+
+/// Whether a call's output reports a failure.
+pub(crate) fn failed(output: &str) -> bool {
+    FAILED.as_ref().is_some_and(|re| re.is_match(output))
+}
+
+/// The reader's state across lines.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    /// The group of the calls in a row.
+    batch: u64,
+    /// Whether the previous item was a call (the next joins its step).
+    in_batch: bool,
+    /// The user's last message: a rollout writes it twice (a
+    /// `response_item` and an `event_msg`), or only as one of them.
+    last_user: String,
+}
+
+impl State {
+    fn next_group(&mut self) -> String {
+        if !self.in_batch {
+            self.batch += 1;
+        }
+        self.in_batch = true;
+        format!("codex-{}", self.batch)
+    }
+
+    pub(crate) fn record(&mut self, v: &Value, sink: &mut Sink) {
+        let ty = str_at(v, "type").unwrap_or("");
+        let Some(p) = v.get("payload") else {
+            sink.meta.skipped += 1;
+            return;
+        };
+        sink.meta.time(str_at(v, "timestamp"));
+        match ty {
+            "session_meta" => {
+                sink.records += 1;
+                let meta = p.get("meta").unwrap_or(p);
+                LogMeta::set_once(&mut sink.meta.session_id, str_at(meta, "id"));
+                LogMeta::set_once(&mut sink.meta.cwd, str_at(meta, "cwd"));
+                if sink.meta.agent.is_none() {
+                    let who = str_at(meta, "originator").unwrap_or("codex");
+                    sink.meta.agent = Some(match str_at(meta, "cli_version") {
+                        Some(v) => format!("{who} {v}"),
+                        None => who.to_owned(),
+                    });
+                }
+                if let Some(model) = str_at(meta, "model") {
+                    sink.meta.model = Some(model.to_owned());
+                }
+            }
+            "turn_context" => {
+                sink.records += 1;
+                if let Some(model) = str_at(p, "model") {
+                    sink.meta.model = Some(model.to_owned());
+                }
+            }
+            "compacted" => {
+                sink.records += 1;
+                self.in_batch = false;
+                sink.asm.condensation();
+            }
+            "response_item" => {
+                sink.records += 1;
+                self.item(p, sink);
+            }
+            "event_msg" => {
+                sink.records += 1;
+                self.event(p, sink);
+            }
+            _ => sink.meta.skipped += 1,
+        }
+    }
+
+    fn item(&mut self, p: &Value, sink: &mut Sink) {
+        let call_id = str_at(p, "call_id");
+        match str_at(p, "type").unwrap_or("") {
+            "message" => {
+                self.in_batch = false;
+                if str_at(p, "role") == Some("assistant") {
+                    // The next user message may repeat an earlier one.
+                    self.last_user.clear();
+                }
+                let text = text_of(p.get("content").unwrap_or(&Value::Null));
+                match str_at(p, "role") {
+                    Some("user") => {
+                        let t = text.trim_start();
+                        if !BOILERPLATE.iter().any(|b| t.starts_with(b)) {
+                            self.user(&text, sink);
+                        }
+                    }
+                    Some("assistant") => sink.asm.assistant(&text),
+                    _ => sink.meta.skipped += 1,
+                }
+            }
+            "function_call" => {
+                let args = str_at(p, "arguments").unwrap_or("");
+                let params = serde_json::from_str::<Value>(args)
+                    .unwrap_or_else(|_| serde_json::json!({ "arguments": args }));
+                let group = self.next_group();
+                sink.asm.call(
+                    call_id,
+                    str_at(p, "name").unwrap_or(""),
+                    params,
+                    Some(&group),
+                );
+            }
+            "custom_tool_call" => {
+                let params =
+                    serde_json::json!({ "input": p.get("input").cloned().unwrap_or(Value::Null) });
+                let group = self.next_group();
+                sink.asm.call(
+                    call_id,
+                    str_at(p, "name").unwrap_or(""),
+                    params,
+                    Some(&group),
+                );
+            }
+            "local_shell_call" => {
+                let params = p.get("action").cloned().unwrap_or(Value::Null);
+                let group = self.next_group();
+                sink.asm.call(call_id, "local_shell", params, Some(&group));
+            }
+            "web_search_call" => {
+                let params = p.get("action").cloned().unwrap_or(Value::Null);
+                let group = self.next_group();
+                sink.asm.call(None, "web_search", params, Some(&group));
+            }
+            "function_call_output" | "custom_tool_call_output" => {
+                self.in_batch = false;
+                let output = match p.get("output") {
+                    Some(Value::Object(o)) => o
+                        .get("content")
+                        .map(text_of)
+                        .unwrap_or_else(|| Value::Object(o.clone()).to_string()),
+                    Some(other) => text_of(other),
+                    None => String::new(),
+                };
+                let ok = !failed(&output)
+                    && p.get("output")
+                        .and_then(|o| o.get("success"))
+                        .and_then(Value::as_bool)
+                        != Some(false);
+                sink.asm.result(call_id.unwrap_or(""), &output, ok);
+            }
+            _ => sink.meta.skipped += 1,
+        }
+    }
+
+    fn user(&mut self, text: &str, sink: &mut Sink) {
+        let t = text.trim();
+        if t == self.last_user {
+            return;
+        }
+        self.last_user = t.to_owned();
+        sink.asm.user(t);
+    }
+
+    fn event(&mut self, p: &Value, sink: &mut Sink) {
+        let id = str_at(p, "call_id").unwrap_or("");
+        match str_at(p, "type").unwrap_or("") {
+            "user_message" => {
+                self.in_batch = false;
+                self.user(str_at(p, "message").unwrap_or(""), sink);
+            }
+            "agent_message" | "token_count" | "agent_reasoning" => {}
+            "exec_command_end" => {
+                let code = p.get("exit_code").and_then(Value::as_i64).unwrap_or(0);
+                if code != 0 {
+                    sink.asm.mark_failed(id);
+                }
+            }
+            "patch_apply_end" => {
+                if p.get("success").and_then(Value::as_bool) == Some(false) {
+                    sink.asm.mark_failed(id);
+                }
+            }
+            "context_compacted" => {
+                self.in_batch = false;
+                sink.asm.condensation();
+            }
+            _ => sink.meta.skipped += 1,
+        }
+    }
+}

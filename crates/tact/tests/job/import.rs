@@ -1,0 +1,216 @@
+//! Agents' own logs: every sample of `fixtures/logs` detected by its
+//! content and imported (an insta snapshot of each imported session),
+//! forced formats, the failures SWE-agent's observations report, and
+//! property tests: any bytes in any format give an error naming the file
+//! and line or a session, never a panic; a half-written last line of a
+//! live log is waited for.
+
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+use tact::import::{Follower, Format, ImportDefaults, import_text};
+use tact::types::trajectory::Event;
+
+use super::repo;
+
+/// Every sample log, sorted, with its detected format.
+fn samples() -> Vec<(PathBuf, Format)> {
+    let mut out = Vec::new();
+    for dir in ["claude-code", "codex", "openhands", "swe-agent", "aider"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(repo("fixtures/logs").join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().unwrap() != "SOURCES.md")
+            .collect();
+        files.sort();
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let format =
+                Format::detect(&f, &text).unwrap_or_else(|| panic!("{} not detected", f.display()));
+            assert_eq!(format.name(), dir, "{}", f.display());
+            out.push((f, format));
+        }
+    }
+    assert!(out.len() >= 10, "{out:?}");
+    out
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(repo("")).unwrap_or(p).display().to_string()
+}
+
+/// A readable digest of an imported log: meta, then each turn's prompt,
+/// events and response, texts cut at 160 characters.
+fn digest(path: &Path, format: Format) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let log = import_text(format, &text, &rel(path)).unwrap();
+    let session = log.session(path, &ImportDefaults::default());
+    let cut = |s: &str| {
+        let one = s.replace('\n', " ⏎ ");
+        let mut c: String = one.chars().take(160).collect();
+        if one.chars().count() > 160 {
+            c.push('…');
+        }
+        c
+    };
+    let mut out = format!(
+        "meta: {}\nsession: spec={:?} agent={:?} run={:?}\n",
+        serde_json::to_string(&log.meta).unwrap(),
+        session.spec_id,
+        session.agent,
+        session.run_id
+    );
+    for (i, t) in log.turns.iter().enumerate() {
+        out.push_str(&format!("turn {i}\n  prompt: {}\n", cut(&t.prompt)));
+        for e in &t.events {
+            match e {
+                Event::Tool(c) => out.push_str(&format!(
+                    "  tool {} step={:?} ok={} params={} output={}\n",
+                    c.name,
+                    c.step,
+                    c.ok,
+                    cut(&c.params.to_string()),
+                    cut(c.output.as_str().unwrap_or(""))
+                )),
+                Event::Assistant { text } => out.push_str(&format!("  assistant: {}\n", cut(text))),
+                other => out.push_str(&format!("  {}\n", other.type_name())),
+            }
+        }
+        out.push_str(&format!("  response: {}\n", cut(&t.response)));
+    }
+    out
+}
+
+#[test]
+fn every_sample_is_detected_and_imported() {
+    for (path, format) in samples() {
+        let name = path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace('.', "_");
+        insta::assert_snapshot!(
+            format!("import_{}_{name}", format.name()),
+            digest(&path, format)
+        );
+    }
+}
+
+#[test]
+fn forced_formats_name_the_file_and_line_of_what_they_cannot_read() {
+    let e = import_text(
+        Format::Codex,
+        "{\"type\":\"session_meta\",\"payload\":{}}\nnot json\n",
+        "r.jsonl",
+    )
+    .unwrap_err();
+    assert_eq!((e.source_name.as_str(), e.line), ("r.jsonl", 2), "{e}");
+    assert!(
+        e.to_string().starts_with("r.jsonl:2: not a JSON record"),
+        "{e}"
+    );
+    let e = import_text(Format::OpenHands, "{\n  \"trajectory\": []\n}", "o.json").unwrap_err();
+    assert_eq!(e.line, 1, "{e}");
+    let e = import_text(Format::SweAgent, "[\n1,\n", "t.traj").unwrap_err();
+    assert!(e.to_string().starts_with("t.traj:3: not valid JSON"), "{e}");
+    let e = import_text(Format::ClaudeCode, "{\"type\":\"x\"}\n", "c.jsonl").unwrap_err();
+    assert_eq!(e.to_string(), "c.jsonl:1: no claude-code record found");
+    let e = import_text(Format::Aider, "", "a.md").unwrap_err();
+    assert_eq!(e.to_string(), "a.md:1: no aider record found");
+}
+
+#[test]
+fn a_sample_followed_in_any_chunks_gives_the_events_of_a_whole_read() {
+    for (path, format) in samples() {
+        let text = std::fs::read(&path).unwrap();
+        let whole = import_text(format, std::str::from_utf8(&text).unwrap(), "f")
+            .unwrap()
+            .events();
+        for chunk in [1usize, 7, 4096] {
+            let mut f = Follower::new(format, "f");
+            let mut got = Vec::new();
+            for piece in text.chunks(chunk) {
+                let (events, errors) = f.push(piece);
+                assert!(errors.is_empty(), "{}: {errors:?}", path.display());
+                got.extend(events);
+            }
+            let (events, errors) = f.finish();
+            assert!(errors.is_empty(), "{}: {errors:?}", path.display());
+            got.extend(events);
+            assert_eq!(
+                got.len(),
+                whole.len(),
+                "{} in chunks of {chunk}",
+                path.display()
+            );
+        }
+    }
+}
+
+fn any_format() -> impl Strategy<Value = Format> {
+    prop::sample::select(Format::ALL.to_vec())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any bytes, read as any format: a log or an error naming the file
+    /// and a line within it; never a panic.
+    #[test]
+    fn any_bytes_in_any_format_give_a_log_or_an_error_naming_file_and_line(
+        format in any_format(),
+        bytes in prop::collection::vec(any::<u8>(), 0..600),
+    ) {
+        let text = String::from_utf8_lossy(&bytes);
+        if let Err(e) = import_text(format, &text, "any.log") {
+            prop_assert_eq!(e.source_name.as_str(), "any.log");
+            prop_assert!(e.line >= 1 && e.line <= text.lines().count().max(1), "{}", e);
+            let prefix = format!("any.log:{}: ", e.line);
+            prop_assert!(e.to_string().starts_with(&prefix), "{}", e);
+        }
+        let mut f = Follower::new(format, "any.log");
+        let (_, errors) = f.push(&bytes);
+        for e in errors {
+            prop_assert!(e.to_string().starts_with("any.log:"), "{}", e);
+        }
+        let _ = f.finish();
+    }
+
+    /// Lines of a real log mutated (cut, spliced with noise): an error
+    /// names a line, never a panic.
+    #[test]
+    fn mutated_sample_lines_never_panic(
+        pick in 0usize..12,
+        cut in 0usize..4000,
+        noise in "[\\[\\]{}\":,0-9a-z\\\\ ]{0,40}",
+    ) {
+        let samples = samples();
+        let (path, format) = &samples[pick % samples.len()];
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut at = cut.min(text.len());
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let mutated = format!("{}{noise}{}", &text[..at], &text[at..]);
+        match import_text(*format, &mutated, "m") {
+            Ok(log) => { let _ = log.session(path, &ImportDefaults::default()); }
+            Err(e) => prop_assert!(e.line >= 1, "{}", e),
+        }
+    }
+
+    /// A live log's half-written last line is waited for: no error until
+    /// its end arrives, whatever the split.
+    #[test]
+    fn a_truncated_last_line_is_waited_for(pick in 0usize..12, cut in 1usize..3000) {
+        let samples = samples();
+        let (path, format) = &samples[pick % samples.len()];
+        prop_assume!(format.is_line_based());
+        let text = std::fs::read(path).unwrap();
+        let at = cut.min(text.len() - 1);
+        let mut f = Follower::new(*format, "live");
+        let (_, errors) = f.push(&text[..at]);
+        prop_assert!(errors.is_empty(), "{:?}", errors);
+        let (_, errors) = f.push(&text[at..]);
+        prop_assert!(errors.is_empty(), "{:?}", errors);
+    }
+}
