@@ -10,7 +10,7 @@
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use tact_core::text::{extract_questions, normalize, split_sentences};
+use tact_core::text::{extract_questions, find_questions, normalize, split_sentences};
 
 const MB: usize = 1 << 20;
 
@@ -41,10 +41,20 @@ fn best_of_three(text: &str, f: &dyn Fn(&str) -> usize) -> Duration {
 /// Asserts that every text path takes linear time on `unit` repeated to
 /// 1, 2, 4 and 8 MB.
 fn assert_linear(unit: &str) {
-    let paths: [TextPath<'_>; 3] = [
+    // One measurement at a time: the test threads would otherwise time
+    // each other.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let paths: [TextPath<'_>; 4] = [
         ("normalize", &|t| normalize(t).len()),
         ("split_sentences", &|t| split_sentences(t).len()),
         ("extract_questions", &|t| extract_questions(t).len()),
+        ("find_questions", &|t| {
+            let q = find_questions(t);
+            q.kept.len() + q.dropped.len()
+        }),
     ];
     let texts: Vec<String> = [1, 2, 4, 8]
         .iter()
@@ -73,6 +83,15 @@ fn the_issue_prose_on_one_line_is_linear() {
 fn many_short_lines_and_list_items_are_linear() {
     assert_linear("Which option?\n1. Rewrite\n2. Patch\n\n");
     assert_linear("He said \"wait. Stop.\" Then `a.b? c.` ran. ");
+    // What the question finder reads: marks inside one long word, links
+    // and inline code, headings, lead-ins, requests, closings.
+    assert_linear("a?b`c?\"d?https://x.io/?q=1");
+    assert_linear(
+        "## Why? Is it on? Yes. Would you like me to:\n1. Fix it?\n\nTry it and let me know. ",
+    );
+    assert_linear(
+        "Please run it, then tell me what you see and let me know if you need anything else ",
+    );
 }
 
 /// A generated sentence: words, then a terminator or an abbreviation.

@@ -620,29 +620,22 @@ fn is_generic_offer(head: &str) -> bool {
 /// Why a sentence with a `?` that [`is_question`] rejects is no question:
 /// the mark is in inline code, a link, a quotation, or mid-sentence.
 fn why_not_a_question(sentence: &str) -> Dropped {
-    let mut in_code = false;
-    let mut last = Dropped::NotAQuestion;
-    let mut word_start = 0;
-    for (i, c) in sentence.char_indices() {
-        match c {
-            '`' => in_code = !in_code,
-            c if c.is_whitespace() => word_start = i + 1,
-            '?' => {
-                let word = sentence.get(word_start..i).unwrap_or("");
-                last = if in_code {
-                    Dropped::InlineCode
-                } else if word.contains("://") || word.starts_with("www.") || word.contains("](") {
-                    Dropped::Link
-                } else if sentence[..i].contains(['"', '\u{201c}', '\u{ab}']) {
-                    Dropped::Quotation
-                } else {
-                    Dropped::NotAQuestion
-                };
-            }
-            _ => {}
-        }
+    // The last mark decides; one pass up to it (linear in the sentence).
+    let Some(at) = sentence.rfind(['?', '\u{ff1f}']) else {
+        return Dropped::NotAQuestion;
+    };
+    let head = &sentence[..at];
+    let in_code = head.bytes().filter(|&b| b == b'`').count() % 2 == 1;
+    let word = head.rsplit(char::is_whitespace).next().unwrap_or("");
+    if in_code {
+        Dropped::InlineCode
+    } else if word.contains("://") || word.starts_with("www.") || word.contains("](") {
+        Dropped::Link
+    } else if head.contains(['"', '\u{201c}', '\u{ab}']) {
+        Dropped::Quotation
+    } else {
+        Dropped::NotAQuestion
     }
-    last
 }
 
 /// Finds the questions an agent's message asks its user, and says of
