@@ -28,6 +28,10 @@ pub struct RunArgs {
     /// this stage); sessions of other stages are left out.
     #[arg(long)]
     pub stage: Option<String>,
+    /// The model-backed tier: unsure question efforts are put to the
+    /// model, which also judges the judged preferences.
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
 }
 
 /// A progress bar over sessions (its length grows as each file is
@@ -46,13 +50,25 @@ fn progress_bar() -> ProgressBar {
 }
 
 /// Runs `tact run`: rankings on `out`, skipped sessions on `err`. `main`
-/// exits with 1 when the report is not clean.
-pub fn run(args: &RunArgs, out: &mut impl Write, err: &mut impl Write) -> Result<Report> {
-    let config = match &args.config {
+/// exits with 1 when the report is not clean. `env` is the environment
+/// (`OLLAMA_*`, read with `--llm`).
+pub fn run(
+    args: &RunArgs,
+    env: &dyn Fn(&str) -> Option<String>,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Result<Report> {
+    let mut config = match &args.config {
         Some(p) => Config::read(p)?,
         None => Config::default(),
     };
+    let llm = crate::llm::client(&args.llm, config.llm.take(), env, err)?;
     let mut job = Job::builder().config(config).db(&args.db);
+    if let Some(llm) = &llm {
+        job = job
+            .effort(crate::effort::classifier(None, Some(llm))?)
+            .judge(std::sync::Arc::new(tact::llm::LlmJudge::new(llm.clone())));
+    }
     if let Some(stage) = &args.stage {
         job = job.stage(stage);
     }
@@ -82,6 +98,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write, err: &mut impl Write) -> Result
     for t in &report.truncations {
         writeln!(err, "note: {t}")?;
     }
+    crate::llm::report(llm.as_ref(), err)?;
     write!(out, "{report}")?;
     Ok(report)
 }

@@ -112,6 +112,25 @@ impl Llm {
         Escalation::new(Arc::new(self.clone()), c.thresholds.of(task)).product(c.product.clone())
     }
 
+    /// [`Client::probe`], blocking the calling thread at most the
+    /// whole-call timeout (plus a few milliseconds).
+    pub fn probe(&self) -> Result<()> {
+        let client = Arc::clone(&self.inner.client);
+        let Some(rt) = &self.inner.runtime.0 else {
+            return Err(Error::Runtime {
+                message: "the runtime is shut down".into(),
+            });
+        };
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        rt.spawn(async move {
+            let _ = tx.send(client.probe().await);
+        });
+        rx.recv_timeout(self.config().timeout() + MARGIN)
+            .unwrap_or(Err(Error::Timeout {
+                timeout_ms: self.config().timeout_ms,
+            }))
+    }
+
     /// [`Client::classify`], blocking the calling thread at most the
     /// whole-call timeout (plus a few milliseconds).
     pub fn classify(&self, request: &LabelRequest<'_>) -> Result<Answer> {

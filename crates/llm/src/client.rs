@@ -231,6 +231,33 @@ impl Client {
         }
     }
 
+    /// Checks that the server answers, within the whole-call timeout: Ollama's
+    /// `GET /api/version`, an OpenAI-compatible server's `GET /v1/models`.
+    /// A failure is returned, not logged (the caller says it once).
+    pub async fn probe(&self) -> Result<()> {
+        let url = match self.config.backend {
+            Backend::Ollama => self.endpoint.replacen("/api/chat", "/api/version", 1),
+            Backend::Openai => self.endpoint.replacen("/chat/completions", "/models", 1),
+        };
+        let call = async {
+            let r = self
+                .http
+                .get(&url)
+                .send()
+                .await
+                .map_err(|e| self.transport(&e, &url))?;
+            match r.status() {
+                s if s.is_success() => Ok(()),
+                s => Err(Error::Http { status: s.as_u16() }),
+            }
+        };
+        tokio::time::timeout(self.config.timeout(), call)
+            .await
+            .unwrap_or(Err(Error::Timeout {
+                timeout_ms: self.config.timeout_ms,
+            }))
+    }
+
     /// One request: a permit, the POST, the body (at most
     /// [`MAX_BODY_BYTES`]), the answer's label.
     async fn call(
@@ -248,7 +275,7 @@ impl Client {
             .json(&body)
             .send()
             .await
-            .map_err(|e| self.transport(&e))?;
+            .map_err(|e| self.transport(&e, &self.endpoint))?;
         let status = response.status();
         if !status.is_success() {
             return Err(Error::Http {
@@ -256,7 +283,11 @@ impl Client {
             });
         }
         let mut bytes = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(|e| self.transport(&e))? {
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| self.transport(&e, &self.endpoint))?
+        {
             if bytes.len() + chunk.len() > MAX_BODY_BYTES {
                 return Err(Error::Malformed {
                     message: format!("an answer of more than {MAX_BODY_BYTES} bytes"),
@@ -331,22 +362,21 @@ impl Client {
         }
     }
 
-    fn transport(&self, e: &reqwest::Error) -> Error {
+    fn transport(&self, e: &reqwest::Error, url: &str) -> Error {
         if e.is_timeout() {
             Error::Timeout {
                 timeout_ms: self.config.timeout_ms,
             }
         } else {
-            // The source chain says why (refused, unknown host...).
+            // The innermost cause says why (refused, unknown host...).
             let mut message = e.to_string();
             let mut source = std::error::Error::source(e);
             while let Some(s) = source {
-                message.push_str(": ");
-                message.push_str(&s.to_string());
+                message = s.to_string();
                 source = s.source();
             }
             Error::Connect {
-                url: self.endpoint.clone(),
+                url: url.to_owned(),
                 message,
             }
         }

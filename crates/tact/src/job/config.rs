@@ -1,6 +1,7 @@
 //! The main job's configuration document: `[ppp]` (consensus weights,
-//! reward profile, normalization) and `[user_preferences]` (preferences for
-//! sessions that state none), nothing else (`docs/configuration.md`).
+//! reward profile, normalization), `[user_preferences]` (preferences for
+//! sessions that state none) and `[llm]` (the model-backed tier), nothing
+//! else (`docs/configuration.md`).
 
 use std::path::Path;
 
@@ -34,6 +35,15 @@ pub struct Config {
     /// Preferences for sessions that state none.
     #[serde(default)]
     pub user_preferences: Option<UserPreferences>,
+    /// The model-backed tier's settings (used when the host or `tact run
+    /// --llm` turns the tier on; the environment goes over them).
+    #[cfg(feature = "llm")]
+    #[serde(default)]
+    pub llm: Option<tact_llm::LlmConfig>,
+    /// The `[llm]` table, accepted and unread without the `llm` feature.
+    #[cfg(not(feature = "llm"))]
+    #[serde(default)]
+    pub llm: Option<toml::Table>,
 }
 
 impl Config {
@@ -42,6 +52,7 @@ impl Config {
         Config {
             ppp,
             user_preferences,
+            llm: None,
         }
     }
 
@@ -73,6 +84,13 @@ impl Config {
         })?;
         if let Some(p) = &self.user_preferences {
             p.validate().map_err(|source| Error::UserPreferences {
+                source_name: source_name.to_owned(),
+                source,
+            })?;
+        }
+        #[cfg(feature = "llm")]
+        if let Some(l) = &self.llm {
+            l.validate().map_err(|source| Error::Llm {
                 source_name: source_name.to_owned(),
                 source,
             })?;
