@@ -158,6 +158,7 @@ pub fn eval(path: &Path, shown: String) -> Result<PreferencesReport> {
             confusion,
             latency_ns: latency(&mut lat),
             deferred: None,
+            model_tier: None,
         },
         per_preference: PerPreference(per),
         mismatches,

@@ -274,8 +274,10 @@ mod tests {
         assert_eq!(c.model_conversational.as_deref(), Some("small"));
         assert_eq!((c.timeout_ms, c.thresholds.effort), (800, 0.5));
         assert!(LlmConfig::from_toml("modle = \"x\"").is_err());
-        let mut bad = LlmConfig::default();
-        bad.url = "127.0.0.1".into();
+        let bad = LlmConfig {
+            url: "127.0.0.1".into(),
+            ..LlmConfig::default()
+        };
         assert!(bad.validate().is_err());
     }
 }

@@ -14,12 +14,15 @@ use tact_classifiers::granularity::GranularityClassifier;
 use tact_classifiers::route::{ModelSlots, Router};
 use tact_types::{EffortLevel, Granularity, IntentEntry, QueryType, RouteRule, Tier};
 
+/// The last request: its prompt, model and labels.
+type Asked = (String, Option<String>, Vec<&'static str>);
+
 /// Answers `label` (or fails with `None`), counting calls and keeping the
 /// last request's prompt and model.
 struct Counting {
     label: Option<&'static str>,
     calls: AtomicUsize,
-    last: Mutex<Option<(String, Option<String>, Vec<&'static str>)>>,
+    last: Mutex<Option<Asked>>,
 }
 
 impl Counting {
@@ -33,7 +36,7 @@ impl Counting {
     fn calls(&self) -> usize {
         self.calls.load(Ordering::SeqCst)
     }
-    fn last(&self) -> (String, Option<String>, Vec<&'static str>) {
+    fn last(&self) -> Asked {
         self.last.lock().unwrap().clone().unwrap()
     }
 }
