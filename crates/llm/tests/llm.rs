@@ -6,5 +6,7 @@
 
 #[path = "llm/calls.rs"]
 mod calls;
+#[path = "llm/adapters.rs"]
+mod adapters;
 #[path = "llm/server.rs"]
 mod server;

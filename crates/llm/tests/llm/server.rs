@@ -115,6 +115,9 @@ impl Server {
                     seen.lock().unwrap().push(req.clone());
                     let reply = script(&req);
                     tokio::time::sleep(reply.delay).await;
+                    // Done before the answer is written: the client may
+                    // send its next request as soon as it reads it.
+                    open.fetch_sub(1, Ordering::SeqCst);
                     let head = format!(
                         "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
                         reply.status,
@@ -124,7 +127,6 @@ impl Server {
                     let _ = stream.write_all(head.as_bytes()).await;
                     let _ = stream.write_all(reply.body.as_bytes()).await;
                     let _ = stream.shutdown().await;
-                    open.fetch_sub(1, Ordering::SeqCst);
                 });
             }
         });
