@@ -34,8 +34,12 @@ fn bench(c: &mut Criterion) {
     let q = "Should I use PostgreSQL or MySQL for the session store?";
     assert_ne!(effort_tier.classify(q, None).tier, Some(Tier::Model));
     let mut g = c.benchmark_group("tier_not_escalating");
-    g.bench_function("effort/without", |b| b.iter(|| effort.classify(black_box(q), None)));
-    g.bench_function("effort/with", |b| b.iter(|| effort_tier.classify(black_box(q), None)));
+    g.bench_function("effort/without", |b| {
+        b.iter(|| effort.classify(black_box(q), None))
+    });
+    g.bench_function("effort/with", |b| {
+        b.iter(|| effort_tier.classify(black_box(q), None))
+    });
 
     let gran = GranularityClassifier::builder().build().unwrap();
     let gran_tier = GranularityClassifier::builder()
@@ -43,9 +47,16 @@ fn bench(c: &mut Criterion) {
         .build()
         .unwrap();
     let query = "How many attention heads does the encoder have?";
-    assert_ne!(gran_tier.classify(query).classification.tier, Some(Tier::Model));
-    g.bench_function("granularity/without", |b| b.iter(|| gran.classify(black_box(query))));
-    g.bench_function("granularity/with", |b| b.iter(|| gran_tier.classify(black_box(query))));
+    assert_ne!(
+        gran_tier.classify(query).classification.tier,
+        Some(Tier::Model)
+    );
+    g.bench_function("granularity/without", |b| {
+        b.iter(|| gran.classify(black_box(query)))
+    });
+    g.bench_function("granularity/with", |b| {
+        b.iter(|| gran_tier.classify(black_box(query)))
+    });
 
     let router = Router::builder().build().unwrap();
     let router_tier = Router::builder()
@@ -53,12 +64,23 @@ fn bench(c: &mut Criterion) {
         .build()
         .unwrap();
     let m = "Write a function that parses the config file and returns a map";
-    assert_ne!(router_tier.route(m, &[]).classification.tier, Some(Tier::Model));
-    g.bench_function("route/without", |b| b.iter(|| router.route(black_box(m), &[])));
-    g.bench_function("route/with", |b| b.iter(|| router_tier.route(black_box(m), &[])));
+    assert_ne!(
+        router_tier.route(m, &[]).classification.tier,
+        Some(Tier::Model)
+    );
+    g.bench_function("route/without", |b| {
+        b.iter(|| router.route(black_box(m), &[]))
+    });
+    g.bench_function("route/with", |b| {
+        b.iter(|| router_tier.route(black_box(m), &[]))
+    });
     g.finish();
 
-    assert_eq!(llm.stats().requests, 0, "the tier escalated during the bench");
+    assert_eq!(
+        llm.stats().requests,
+        0,
+        "the tier escalated during the bench"
+    );
 }
 
 criterion_group!(benches, bench);

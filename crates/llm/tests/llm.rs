@@ -4,9 +4,9 @@
 //! them; the client and the classifiers' tier are driven against it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "llm/calls.rs"]
-mod calls;
 #[path = "llm/adapters.rs"]
 mod adapters;
+#[path = "llm/calls.rs"]
+mod calls;
 #[path = "llm/server.rs"]
 mod server;

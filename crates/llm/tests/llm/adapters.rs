@@ -23,16 +23,27 @@ fn llm(url: &str) -> Llm {
 }
 
 fn session() -> Session {
-    let mut s = Session::new("agent", TaskOutcome::Tests { passed: 1, total: 1 });
+    let mut s = Session::new(
+        "agent",
+        TaskOutcome::Tests {
+            passed: 1,
+            total: 1,
+        },
+    );
     s.preferences = UserPreferences::from_preferences([Preference::Joke]);
-    s.turns.push(Turn::new("Add a cache.", "Should the cache be Redis or in-process?"));
+    s.turns.push(Turn::new(
+        "Add a cache.",
+        "Should the cache be Redis or in-process?",
+    ));
     s
 }
 
 #[test]
 fn the_judge_judges_the_judged_preferences() {
     let server = Server::start(|req| {
-        let prompt = req.body["messages"][0]["content"].as_str().unwrap_or_default();
+        let prompt = req.body["messages"][0]["content"]
+            .as_str()
+            .unwrap_or_default();
         assert!(prompt.contains("include a joke"), "{prompt}");
         assert!(prompt.contains("Redis or in-process"), "{prompt}");
         ollama(r#"{"label":"violated","reason":"no joke at all"}"#)
@@ -50,12 +61,19 @@ fn the_judge_judges_the_judged_preferences() {
         .expect("the judge's violation");
     assert_eq!(v.checked_by, "llm(judge:3b)");
     assert!(v.actual.contains("no joke"));
-    assert_eq!(server.seen()[0].body["format"]["properties"]["label"]["enum"], serde_json::json!(["respected", "violated"]));
+    assert_eq!(
+        server.seen()[0].body["format"]["properties"]["label"]["enum"],
+        serde_json::json!(["respected", "violated"])
+    );
 }
 
 #[test]
 fn a_failed_judge_leaves_the_preference_not_judged() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let judge = LlmJudge::new(llm(&format!("http://127.0.0.1:{port}")));
     let scorer = Scorer::builder().judge(Arc::new(judge)).build().unwrap();
     let with = scorer.score(&session());
@@ -70,14 +88,27 @@ fn the_guidance_classifier_fires_on_yes_and_fails_open() {
     let analysis = TrajectoryAnalysis::default();
     let ctx = GuidanceContext::new(&analysis, &[]);
     let server = Server::start(|_| ollama(r#"{"label":"yes","reason":"going in circles"}"#));
-    let c = LlmGuidance::new(LlmGuidanceClassifier::new(llm(&server.url), "Is the agent stuck?"));
+    let c = LlmGuidance::new(LlmGuidanceClassifier::new(
+        llm(&server.url),
+        "Is the agent stuck?",
+    ));
     assert_eq!(c.name(), "llm(judge:3b)");
     let r = c.classify(&ctx).unwrap();
     assert!(r.fires(0.5), "{r:?}");
-    let prompt = server.seen()[0].body["messages"][0]["content"].as_str().unwrap().to_owned();
+    let prompt = server.seen()[0].body["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     assert!(prompt.contains("Is the agent stuck?") && prompt.contains("Recent actions"));
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let down = LlmGuidance::new(LlmGuidanceClassifier::new(llm(&format!("http://127.0.0.1:{port}")), "Stuck?"));
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let down = LlmGuidance::new(LlmGuidanceClassifier::new(
+        llm(&format!("http://127.0.0.1:{port}")),
+        "Stuck?",
+    ));
     assert!(!down.classify(&ctx).unwrap().fires(0.0));
 }
 
@@ -90,5 +121,8 @@ fn route_with_model_uses_the_client_as_a_route_model() {
         .build()
         .unwrap();
     let d = router.route_with_model("zzz qqq", &[], &llm(&server.url));
-    assert_eq!((d.label(), d.rule), (QueryType::CodeGeneration, RouteRule::Model));
+    assert_eq!(
+        (d.label(), d.rule),
+        (QueryType::CodeGeneration, RouteRule::Model)
+    );
 }
