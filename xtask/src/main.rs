@@ -102,7 +102,12 @@ struct EvalArgs {
     /// messages routed to PLATFORM is above this.
     #[arg(long, value_name = "RATE")]
     max_wrongly_platform: Option<f64>,
-    /// Only this strategy (default: all, the task's default first).
+    /// Only this strategy (default: all, the task's default first). For
+    /// the text tasks, also `cascade` (the hybrid, then a local LLM for the
+    /// items below the task's threshold) and `llm` (the hybrid, then the
+    /// LLM for every item but RC-01 and RC-02): they read OLLAMA_HOST and
+    /// OLLAMA_MODEL_NAME and add the escalation rate, the model's latency
+    /// percentiles and its failures.
     #[arg(long)]
     strategy: Option<String>,
     /// Print exactly one JSON object on stdout (needs a single task and
@@ -420,6 +425,21 @@ fn eval(args: &EvalArgs) -> Result<bool> {
                         None => Vec::new(),
                     },
                     confusion,
+                    model_tier: outcome.model_tier.map(|mut m| metrics::ModelTierRun {
+                        escalation_rate: m.escalated as f64 / outcome.gold.len().max(1) as f64,
+                        escalated: m.escalated,
+                        answered: m.answered,
+                        failures: m.failures,
+                        latency_ns: if args.no_timing {
+                            metrics::ModelLatency {
+                                p50: 0,
+                                p90: 0,
+                                p99: 0,
+                            }
+                        } else {
+                            metrics::model_latency(&mut m.latencies_ns)
+                        },
+                    }),
                 },
                 gated,
             ));

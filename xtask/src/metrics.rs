@@ -90,6 +90,9 @@ pub struct Run {
     /// With `--group FIELD`: the figures per group of items, largest first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<GroupRun>,
+    /// For the `llm` and `cascade` strategies: the model tier's figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_tier: Option<ModelTierRun>,
 }
 
 /// The routing errors that matter under the contract: a message sent to
@@ -201,6 +204,49 @@ pub fn by_group(labels: &[&str], keys: &[String], gold: &[usize], pred: &[usize]
         .collect();
     out.sort_by(|a, b| b.n.cmp(&a.n).then_with(|| a.group.cmp(&b.group)));
     out
+}
+
+/// The model tier's figures over one run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelTierRun {
+    /// Share of items put to the model.
+    pub escalation_rate: f64,
+    /// Items put to the model.
+    pub escalated: u64,
+    /// Usable answers.
+    pub answered: u64,
+    /// Failed calls.
+    pub failures: u64,
+    /// Latency of the calls sent to the server, in nanoseconds.
+    pub latency_ns: ModelLatency,
+}
+
+/// Model call latency percentiles, in nanoseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ModelLatency {
+    /// Median.
+    pub p50: u64,
+    /// 90th percentile.
+    pub p90: u64,
+    /// 99th percentile.
+    pub p99: u64,
+}
+
+/// The p50, p90 and p99 of model call times.
+pub fn model_latency(samples: &mut [u64]) -> ModelLatency {
+    samples.sort_unstable();
+    let pick = |q: f64| -> u64 {
+        if samples.is_empty() {
+            return 0;
+        }
+        let rank = (q * samples.len() as f64).ceil() as usize;
+        samples[rank.clamp(1, samples.len()) - 1]
+    };
+    ModelLatency {
+        p50: pick(0.50),
+        p90: pick(0.90),
+        p99: pick(0.99),
+    }
 }
 
 /// Computes the metrics of predictions against gold labels (indices into

@@ -160,6 +160,7 @@ pub fn eval(path: &Path, shown: String) -> Result<PreferencesReport> {
             deferred: None,
             route: None,
             groups: Vec::new(),
+            model_tier: None,
         },
         per_preference: PerPreference(per),
         mismatches,

@@ -71,6 +71,28 @@ pub fn render(runs: &[Run], latency: bool) -> String {
             );
         }
         for r in &group {
+            let Some(m) = &r.model_tier else { continue };
+            let ms = |ns: u64| {
+                if latency {
+                    format!("{:.1}", ns as f64 / 1e6)
+                } else {
+                    "-".to_owned()
+                }
+            };
+            let _ = writeln!(
+                out,
+                "  {} model tier: escalated {:.1}% ({} items), answered {}, failures {}, model latency p50 {} ms, p90 {} ms, p99 {} ms",
+                r.strategy,
+                m.escalation_rate * 100.0,
+                m.escalated,
+                m.answered,
+                m.failures,
+                ms(m.latency_ns.p50),
+                ms(m.latency_ns.p90),
+                ms(m.latency_ns.p99)
+            );
+        }
+        for r in &group {
             let _ = writeln!(out, "\n  {} / {}", task, r.strategy);
             if let Some(e) = &r.route {
                 let _ = writeln!(

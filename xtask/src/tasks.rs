@@ -25,7 +25,26 @@ pub struct Outcome {
     /// For the `hybrid` strategy: how many items the heuristic deferred
     /// to the learned model.
     pub deferred: Option<usize>,
+    /// For the `llm` and `cascade` strategies: what the model tier did.
+    pub model_tier: Option<ModelTier>,
 }
+
+/// What the model tier did over one run (`llm`, `cascade`).
+pub struct ModelTier {
+    /// Items put to the model (cache hits included).
+    pub escalated: u64,
+    /// Usable answers.
+    pub answered: u64,
+    /// Failed calls (each kept the cheaper decision).
+    pub failures: u64,
+    /// The time of each call sent to the server.
+    pub latencies_ns: Vec<u64>,
+}
+
+/// The strategies that add the model tier to the hybrid: `llm` asks the
+/// model about every item (but RC-01 and RC-02), `cascade` about those
+/// below the task's threshold. Both read OLLAMA_HOST, OLLAMA_MODEL_NAME.
+pub const MODEL_STRATEGIES: [&str; 2] = ["llm", "cascade"];
 
 /// Counts the items whose decision came from the learned tier, for the
 /// `hybrid` strategy (an untimed pass; `None` for other strategies).
@@ -114,6 +133,9 @@ impl<C: TextClassifier> Task for TextTask<C> {
 
     fn evaluate(&self, path: &Path, strategy: &str) -> Result<Outcome> {
         let records = read_jsonl::<C::Example>(path)?;
+        if MODEL_STRATEGIES.contains(&strategy) {
+            return evaluate_with_model::<C>(records, strategy);
+        }
         let classifier = C::with_strategy(strategy)?;
         let mut lines = Vec::with_capacity(records.len());
         let mut inputs = Vec::with_capacity(records.len());
@@ -131,6 +153,7 @@ impl<C: TextClassifier> Task for TextTask<C> {
             pred,
             latencies_ns,
             deferred,
+            model_tier: None,
             items: lines
                 .into_iter()
                 .zip(&inputs)
@@ -138,4 +161,67 @@ impl<C: TextClassifier> Task for TextTask<C> {
                 .collect(),
         })
     }
+}
+
+/// Runs the hybrid with the model tier over `records`, in one timed pass
+/// (a warm-up pass would fill the model's cache).
+fn evaluate_with_model<C: TextClassifier>(
+    records: Vec<tact_core::dataset::Line<C::Example>>,
+    strategy: &str,
+) -> Result<Outcome> {
+    use tact_classifiers::learned::Task as Learned;
+    let config = tact_llm::LlmConfig::default().with_process_env();
+    let task = match C::TASK {
+        "effort" => Learned::Effort,
+        "granularity" => Learned::Granularity,
+        _ => Learned::Route,
+    };
+    let llm = tact_llm::Llm::new(config)?;
+    let mut escalation = llm.escalation(task);
+    if strategy == "llm" {
+        escalation = tact_classifiers::escalation::Escalation::new(
+            std::sync::Arc::new(llm.clone()),
+            f32::INFINITY,
+        )
+        .product(llm.config().product.clone());
+    }
+    let classifier = C::with_escalation("hybrid", escalation)?;
+    let mut lines = Vec::with_capacity(records.len());
+    let mut inputs = Vec::with_capacity(records.len());
+    let mut gold = Vec::with_capacity(records.len());
+    for r in records {
+        let (input, label) = C::split(r.record);
+        lines.push(r.line);
+        inputs.push(input);
+        gold.push(label.index());
+    }
+    let mut pred = Vec::with_capacity(inputs.len());
+    let mut latencies_ns = Vec::with_capacity(inputs.len());
+    for input in &inputs {
+        let t = Instant::now();
+        pred.push(
+            black_box(classifier.decide(black_box(input)))
+                .label()
+                .index(),
+        );
+        latencies_ns.push(u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX));
+    }
+    let stats = llm.stats();
+    Ok(Outcome {
+        gold,
+        pred,
+        latencies_ns,
+        deferred: None,
+        model_tier: Some(ModelTier {
+            escalated: stats.requests,
+            answered: stats.answered,
+            failures: stats.failures,
+            latencies_ns: stats.latencies_ns,
+        }),
+        items: lines
+            .into_iter()
+            .zip(&inputs)
+            .map(|(line, i)| (line, C::describe(i)))
+            .collect(),
+    })
 }

@@ -42,6 +42,7 @@ mod calibration;
 mod detail;
 pub mod effort;
 mod error;
+pub mod escalation;
 pub mod granularity;
 pub mod learned;
 mod opening;

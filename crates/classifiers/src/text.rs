@@ -137,6 +137,21 @@ pub trait TextClassifier: Sized + Send + Sync {
     /// default), everything else at its default.
     fn with_strategy(strategy: &str) -> Result<Self, Error>;
 
+    /// Builds the classifier with the named strategy and a model-backed
+    /// tier (see [`Escalation`](crate::escalation::Escalation)). tact's
+    /// classifiers implement it; by default, an error (no such tier).
+    fn with_escalation(
+        strategy: &str,
+        escalation: crate::escalation::Escalation,
+    ) -> Result<Self, Error> {
+        let _ = escalation;
+        Err(Error::InvalidConfig {
+            key: "escalation".into(),
+            value: strategy.to_owned(),
+            expected: "a classifier with a model-backed tier",
+        })
+    }
+
     /// An input made of bare text (a plain line of a batch file).
     fn input(text: String) -> Self::Input;
 
@@ -184,6 +199,13 @@ macro_rules! text_classifier {
 
             fn with_strategy(strategy: &str) -> Result<Self, $crate::Error> {
                 Self::builder().strategy(strategy.parse()?).build()
+            }
+
+            fn with_escalation(
+                strategy: &str,
+                escalation: $crate::escalation::Escalation,
+            ) -> Result<Self, $crate::Error> {
+                Self::builder().strategy(strategy.parse()?).escalation(escalation).build()
             }
 
             fn input(text: String) -> $input {

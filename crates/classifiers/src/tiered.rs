@@ -11,9 +11,12 @@
 //!    gap, whether a contract rule fixed it, the model's features); the
 //!    learned model decides unless a rule fixed the decision (`learned`) or
 //!    the cues were confident enough ([`learned::defers`], `hybrid`).
-//! 4. A model-backed tier (an LLM behind strict timeouts) comes after the
-//!    learned one, at the marked place in [`Tiered::classify`]: it will see
-//!    the decision so far and may replace it, failing open.
+//! 4. The model-backed tier ([`Escalation`], an LLM behind strict timeouts,
+//!    when the builder was given one) comes last: a decision whose
+//!    confidence is below its threshold, and that no contract rule fixed,
+//!    is put to the model with the task's prompt ([`Cues::prompt`]); its
+//!    answer replaces the decision (tier `model`), and any failure keeps
+//!    the decision (fail-open).
 //!
 //! Every decision leaves here naming the tier that took it.
 
@@ -24,6 +27,7 @@ use std::sync::Arc;
 use tact_types::{Classification, Label, Tier};
 
 use crate::Error;
+use crate::escalation::{Escalation, LabelRequest, MODEL_CONFIDENCE};
 use crate::learned::{self, HybridThresholds, LinearModel, ModelInput, Task, Traced};
 
 /// Which tiers a classifier runs: the four strategies every text task
@@ -88,6 +92,19 @@ pub(crate) trait Cues: Clone + Debug + Send + Sync {
 
     /// The decision with the learned model's classification in its place.
     fn with_model(decision: Self::Decision, model: Classification<Self::Label>) -> Self::Decision;
+
+    /// The prompt a language model gets for this input (the model-backed
+    /// tier); `product` names what the assistant serves (routing only).
+    fn prompt(input: Self::Input<'_>, product: &str) -> String;
+
+    /// The decision with a language model's classification in its place
+    /// (default: as the learned model's).
+    fn with_answer(
+        decision: Self::Decision,
+        answer: Classification<Self::Label>,
+    ) -> Self::Decision {
+        Self::with_model(decision, answer)
+    }
 }
 
 /// A task's baseline tier (the design documents' procedure, kept for
@@ -111,6 +128,8 @@ pub(crate) struct Settings {
     pub model: Option<Arc<LinearModel>>,
     /// Thresholds given to the builder instead of the model's.
     pub thresholds: Option<HybridThresholds>,
+    /// The model-backed tier, if any.
+    pub escalation: Option<Escalation>,
 }
 
 /// The generic tiered classifier: one per task instance.
@@ -120,6 +139,7 @@ pub(crate) struct Tiered<C, S> {
     first: First<C, S>,
     model: Option<Arc<LinearModel>>,
     thresholds: HybridThresholds,
+    escalation: Option<Escalation>,
 }
 
 impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
@@ -147,7 +167,23 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
             first,
             model,
             thresholds,
+            escalation: settings.escalation,
         })
+    }
+
+    /// The model-backed tier, if any.
+    pub(crate) fn escalation(&self) -> Option<&Escalation> {
+        self.escalation.as_ref()
+    }
+
+    /// Names the model the model-backed tier asks, unless it names one
+    /// already (a router's main slot, RC-05).
+    pub(crate) fn default_model_name(&mut self, name: Option<&str>) {
+        if let (Some(e), Some(name)) = (&mut self.escalation, name) {
+            if e.model_name.is_none() {
+                e.model_name = Some(Arc::from(name));
+            }
+        }
     }
 
     /// The hybrid thresholds in use.
@@ -163,14 +199,34 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
         }
     }
 
-    /// Classifies one input through the tiers of the strategy.
+    /// Classifies one input through the tiers of the strategy, then the
+    /// model-backed tier when the decision is unsure.
     pub(crate) fn classify(&self, input: C::Input<'_>) -> C::Decision {
+        let (mut decision, fixed) = self.cheaper(input);
+        match &self.escalation {
+            Some(e) if e.asks(C::classification(&mut decision).confidence, fixed) => {
+                escalate::<C>(e, input, decision)
+            }
+            _ => decision,
+        }
+    }
+
+    /// The decision of the cheaper tiers (baseline or cues, then the
+    /// learned model), and whether a contract rule fixed it.
+    fn cheaper(&self, input: C::Input<'_>) -> (C::Decision, bool) {
         let cues = match &self.first {
-            First::Seed(s) => return named::<C>(s.decide(input), Tier::Seed),
+            // The baseline is kept as the design wrote it: never escalated.
+            First::Seed(s) => return (named::<C>(s.decide(input), Tier::Seed), true),
             First::Cues(c) => c,
         };
         let Some(model) = self.model.as_deref() else {
-            return named::<C>(cues.decide(input), Tier::Heuristic);
+            let mut extras = C::Extras::default();
+            if self.escalation.is_none() {
+                return (named::<C>(cues.decide(input), Tier::Heuristic), false);
+            }
+            // The trace says whether a contract rule fixed the decision.
+            let t = cues.trace(input, &mut extras);
+            return (named::<C>(t.decision, Tier::Heuristic), t.fixed);
         };
         let mut extras = C::Extras::default();
         let t = cues.trace(input, &mut extras);
@@ -186,7 +242,7 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
             ),
         };
         if !defer {
-            return named::<C>(decision, Tier::Heuristic);
+            return (named::<C>(decision, Tier::Heuristic), t.fixed);
         }
         let text = t.text.map_or_else(|| C::model_text(input), Cow::Owned);
         let hybrid = if self.kind == Kind::Hybrid {
@@ -195,9 +251,7 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
             None
         };
         let c = learned::model_decision(model, &text, extras.as_ref(), hybrid);
-        // The model-backed tier goes here: given the decision so far, it
-        // may replace it (tier `model`), and fails open to it.
-        C::with_model(decision, c)
+        (C::with_model(decision, c), false)
     }
 
     /// The cues' decision with its gap and the model's input (what `cargo
@@ -222,6 +276,58 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
 fn named<C: Cues>(mut decision: C::Decision, tier: Tier) -> C::Decision {
     C::classification(&mut decision).tier = Some(tier);
     decision
+}
+
+/// Puts an unsure decision to the model-backed tier: its answer replaces
+/// the decision (tier `model`, naming the model, the earlier decision's
+/// reasons kept when both agree); without one, the decision stands.
+#[cold]
+#[inline(never)]
+fn escalate<C: Cues>(
+    e: &Escalation,
+    input: C::Input<'_>,
+    mut decision: C::Decision,
+) -> C::Decision {
+    let labels: Vec<&'static str> = C::Label::ALL.iter().map(|l| l.as_str()).collect();
+    let prompt = C::prompt(input, &e.product);
+    let mut request = LabelRequest::new(C::TASK.name(), &labels, &prompt);
+    request.model = e.model_name.as_deref();
+    let Some(answer) = e.model.ask(&request) else {
+        return decision;
+    };
+    let Some(&label) = C::Label::ALL.get(answer.label) else {
+        return decision;
+    };
+    let before = C::classification(&mut decision);
+    let mut why = String::with_capacity(64);
+    why.push_str(&answer.model);
+    why.push_str(" answered ");
+    why.push_str(label.as_str());
+    if let Some(r) = answer
+        .reason
+        .as_deref()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+    {
+        why.push_str(": ");
+        // A model's reason is shown, never trusted to be short.
+        why.extend(r.chars().take(200));
+    }
+    why.push_str(" (the ");
+    why.push_str(before.tier.map_or("heuristic", Tier::as_str));
+    why.push_str(" tier said ");
+    why.push_str(before.label.as_str());
+    why.push_str(" at confidence ");
+    learned::push_fixed2(&mut why, before.confidence);
+    why.push(')');
+    let mut c = Classification::new(label, MODEL_CONFIDENCE)
+        .with_tier(Tier::Model)
+        .with_reason(tact_types::Reason::new("llm", why, MODEL_CONFIDENCE));
+    c.tier_model = Some(answer.model);
+    if before.label == label {
+        c.reasons.append(&mut before.reasons);
+    }
+    C::with_answer(decision, c)
 }
 
 /// Writes the builder methods every text classifier's builder shares
@@ -253,6 +359,15 @@ macro_rules! builder_methods {
         #[must_use]
         pub fn hybrid_thresholds(mut self, thresholds: $crate::learned::HybridThresholds) -> Self {
             self.settings.thresholds = Some(thresholds);
+            self
+        }
+
+        /// Adds the model-backed tier: decisions whose confidence is below
+        /// its threshold are put to a language model, failing open (see
+        /// [`Escalation`](crate::escalation::Escalation)).
+        #[must_use]
+        pub fn escalation(mut self, escalation: $crate::escalation::Escalation) -> Self {
+            self.settings.escalation = Some(escalation);
             self
         }
     };
@@ -290,6 +405,11 @@ macro_rules! classifier_methods {
         /// The hybrid thresholds in use.
         pub fn hybrid_thresholds(&self) -> $crate::learned::HybridThresholds {
             self.tiers.thresholds()
+        }
+
+        /// The model-backed tier, if the builder was given one.
+        pub fn escalation(&self) -> Option<&$crate::escalation::Escalation> {
+            self.tiers.escalation()
         }
     };
 }

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 
 use crate::batch::{Render, write_one};
 use anyhow::{Context, Result, bail};
+use tact::llm::Llm;
 use tact_classifiers::effort::{EffortClassifier, Strategy};
+use tact_classifiers::learned::Task;
 use tact_types::{Classification, EffortLevel};
 
 /// Arguments of `tact effort`.
@@ -25,6 +27,9 @@ pub struct EffortArgs {
     /// Strategy and output format.
     #[command(flatten)]
     pub opts: crate::batch::TextOptions,
+    /// The model-backed tier.
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
 }
 
 /// Arguments of `tact questions`.
@@ -39,6 +44,9 @@ pub struct QuestionsArgs {
     /// and `dropped`).
     #[arg(long)]
     pub json: bool,
+    /// The model-backed tier.
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
     /// Also say why each question was taken as one to the user, and list
     /// every sentence with a `?` that was left out with its reason (the
     /// agent answers or pursues it itself, a closing, a heading, quoted,
@@ -56,9 +64,14 @@ struct DroppedJson<'a> {
     why: &'static str,
 }
 
-fn classifier(strategy: Option<&str>) -> Result<EffortClassifier> {
+/// The classifier of `strategy`, with the model-backed tier of `llm`.
+pub fn classifier(strategy: Option<&str>, llm: Option<&Llm>) -> Result<EffortClassifier> {
     let strategy: Strategy = strategy.map_or(Ok(Strategy::default()), str::parse)?;
-    Ok(EffortClassifier::builder().strategy(strategy).build()?)
+    let mut b = EffortClassifier::builder().strategy(strategy);
+    if let Some(llm) = llm {
+        b = b.escalation(llm.escalation(Task::Effort));
+    }
+    Ok(b.build()?)
 }
 
 /// Formats one result as a text line: `LABEL (confidence) text` plus reasons.
@@ -74,8 +87,8 @@ fn text_line(text: &str, r: &Classification<EffortLevel>) -> String {
 }
 
 /// Runs `tact effort`.
-pub fn run_effort(args: &EffortArgs, out: &mut impl Write) -> Result<()> {
-    let c = classifier(args.opts.strategy.as_deref())?;
+pub fn run_effort(args: &EffortArgs, llm: Option<&Llm>, out: &mut impl Write) -> Result<()> {
+    let c = classifier(args.opts.strategy.as_deref(), llm)?;
     let Some(q) = &args.question else {
         let Some(path) = &args.file else {
             bail!("give a QUESTION or --file FILE");
@@ -93,10 +106,11 @@ pub fn run_effort(args: &EffortArgs, out: &mut impl Write) -> Result<()> {
 /// Runs `tact questions` on a message read from `input`.
 pub fn run_questions(
     args: &QuestionsArgs,
+    llm: Option<&Llm>,
     mut input: impl std::io::Read,
     out: &mut impl Write,
 ) -> Result<()> {
-    let c = classifier(args.strategy.as_deref())?;
+    let c = classifier(args.strategy.as_deref(), llm)?;
     let mut message = String::new();
     input
         .read_to_string(&mut message)

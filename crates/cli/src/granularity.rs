@@ -28,6 +28,9 @@ pub struct GranularityArgs {
     /// default levels overridden by `RECURSIVE_LLM_LEVEL_<N>_SCORING_METHOD`.
     #[arg(long, value_name = "N")]
     pub level: Option<usize>,
+    /// The model-backed tier.
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
 }
 
 /// Everything `tact granularity` needs besides its arguments: the
@@ -40,12 +43,18 @@ pub struct Granularity {
 
 impl Granularity {
     /// Builds the classifier of `strategy` with a scoring configuration.
-    pub fn new(strategy: Option<&str>, scoring: ScoringConfig) -> Result<Self> {
+    pub fn new(
+        strategy: Option<&str>,
+        scoring: ScoringConfig,
+        llm: Option<&tact::llm::Llm>,
+    ) -> Result<Self> {
         let strategy: Strategy = strategy.map_or(Ok(Strategy::default()), str::parse)?;
+        let mut b = GranularityClassifier::builder().strategy(strategy);
+        if let Some(llm) = llm {
+            b = b.escalation(llm.escalation(tact_classifiers::learned::Task::Granularity));
+        }
         Ok(Self {
-            classifier: GranularityClassifier::builder()
-                .strategy(strategy)
-                .build()?,
+            classifier: b.build()?,
             scoring,
         })
     }

@@ -8,6 +8,7 @@ mod batch;
 mod effort;
 mod granularity;
 mod guide;
+mod llm;
 mod prefs;
 mod redact;
 mod report;
@@ -66,13 +67,14 @@ fn main() -> ExitCode {
         .with_writer(|| redact::Redacting::new(std::io::stderr()))
         .init();
     let cli = Cli::parse();
+    let env = |k: &str| std::env::var(k).ok();
     let stdout = std::io::stdout();
     let mut out = redact::Redacting::new(stdout.lock());
     let result = match cli.command {
         Command::Run(args) => {
             let stderr = std::io::stderr();
             let mut err = redact::Redacting::new(stderr.lock());
-            let done = run::run(&args, &mut out, &mut err);
+            let done = run::run(&args, &env, &mut out, &mut err);
             let _ = out.flush();
             let _ = err.flush();
             match done {
@@ -83,11 +85,13 @@ fn main() -> ExitCode {
                 Err(e) => Err(e),
             }
         }
-        Command::Effort(args) => effort::run_effort(&args, &mut out),
-        Command::Questions(args) => {
+        Command::Effort(args) => with_llm(&args.llm, &env, &mut out, |llm, out| {
+            effort::run_effort(&args, llm, out)
+        }),
+        Command::Questions(args) => with_llm(&args.llm, &env, &mut out, |llm, out| {
             let stdin = std::io::stdin();
-            effort::run_questions(&args, stdin.lock(), &mut out)
-        }
+            effort::run_questions(&args, llm, stdin.lock(), out)
+        }),
         Command::Guide(args) => {
             let stdin = std::io::stdin();
             guide::run(&args, stdin.lock(), &mut out)
@@ -96,16 +100,16 @@ fn main() -> ExitCode {
         Command::Prefs(args) => prefs::run(&args, std::io::stdin().lock(), &mut out),
         Command::Score(args) => score::run_score(&args, &mut out),
         Command::Consensus(args) => score::run_consensus(&args, &mut out),
-        Command::Granularity(args) => tact::granularity::ScoringConfig::from_env()
-            .map_err(anyhow::Error::from)
-            .and_then(|scoring| {
-                granularity::Granularity::new(args.opts.strategy.as_deref(), scoring)
-            })
-            .and_then(|g| granularity::run(&args, &g, &mut out)),
-        Command::Route(args) => {
+        Command::Granularity(args) => with_llm(&args.llm, &env, &mut out, |llm, out| {
+            let scoring = tact::granularity::ScoringConfig::from_env()?;
+            let g = granularity::Granularity::new(args.opts.strategy.as_deref(), scoring, llm)?;
+            granularity::run(&args, &g, out)
+        }),
+        Command::Route(args) => with_llm(&args.llm, &env, &mut out, |llm, out| {
             let slots = tact::route::ModelSlots::from_env();
-            route::router(&args, slots).and_then(|r| route::run(&args, &r, &mut out))
-        }
+            let r = route::router(&args, slots, llm)?;
+            route::run(&args, &r, out)
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -122,6 +126,29 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Runs a text command with the model client its `--llm` options ask
+/// for, then prints the model's failures, if any, as one warning on stderr.
+fn with_llm<W: Write>(
+    args: &llm::LlmArgs,
+    env: &dyn Fn(&str) -> Option<String>,
+    out: &mut W,
+    command: impl FnOnce(Option<&tact::llm::Llm>, &mut W) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let stderr = std::io::stderr();
+    let client = {
+        let mut err = redact::Redacting::new(stderr.lock());
+        let client = llm::client(args, None, env, &mut err);
+        let _ = err.flush();
+        client?
+    };
+    let done = command(client.as_ref(), out);
+    let _ = out.flush();
+    let mut err = redact::Redacting::new(stderr.lock());
+    llm::report(client.as_ref(), &mut err)?;
+    let _ = err.flush();
+    done
 }
 
 /// Whether the error comes from writing to a closed pipe.

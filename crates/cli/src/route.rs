@@ -34,17 +34,27 @@ pub struct RouteArgs {
     /// routing it (for hosts that still ask an LLM).
     #[arg(long, conflicts_with_all = ["file", "json"])]
     pub prompt: bool,
+    /// The model-backed tier.
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
 }
 
 /// Builds the router of `args` with the given model slots (read from the
-/// environment by `main`, injected by tests).
-pub fn router(args: &RouteArgs, slots: ModelSlots) -> Result<Router> {
+/// environment by `main`, injected by tests), and the model-backed tier of
+/// `llm` (whose slots, with `--llm-model`, replace them).
+pub fn router(args: &RouteArgs, slots: ModelSlots, llm: Option<&tact::llm::Llm>) -> Result<Router> {
     let strategy: Strategy = args
         .opts
         .strategy
         .as_deref()
         .map_or(Ok(Strategy::default()), str::parse)?;
-    let mut b = Router::builder().strategy(strategy).model_slots(slots);
+    let mut b = Router::builder().strategy(strategy);
+    b = match llm {
+        Some(llm) => b
+            .model_slots(llm.model_slots())
+            .escalation(llm.escalation(tact_classifiers::learned::Task::Route)),
+        None => b.model_slots(slots),
+    };
     if !args.prefixes.is_empty() {
         b = b.platform_prefixes(args.prefixes.iter().cloned());
     }

@@ -29,6 +29,10 @@ pub struct RunArgs {
     /// this stage); sessions of other stages are left out.
     #[arg(long)]
     pub stage: Option<String>,
+    /// The model-backed tier: unsure question efforts are put to the
+    /// model, which also judges the judged preferences.
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
     /// Read agent logs as this format instead of detecting it:
     /// claude-code, codex, openhands, swe-agent, aider.
     #[arg(long, value_name = "NAME")]
@@ -66,13 +70,25 @@ fn progress_bar() -> ProgressBar {
 }
 
 /// Runs `tact run`: rankings on `out`, skipped sessions on `err`. `main`
-/// exits with 1 when the report is not clean.
-pub fn run(args: &RunArgs, out: &mut impl Write, err: &mut impl Write) -> Result<Report> {
-    let config = match &args.config {
+/// exits with 1 when the report is not clean. `env` is the environment
+/// (`OLLAMA_*`, read with `--llm`).
+pub fn run(
+    args: &RunArgs,
+    env: &dyn Fn(&str) -> Option<String>,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Result<Report> {
+    let mut config = match &args.config {
         Some(p) => Config::read(p)?,
         None => Config::default(),
     };
+    let llm = crate::llm::client(&args.llm, config.llm.take(), env, err)?;
     let mut job = Job::builder().config(config).db(&args.db);
+    if let Some(llm) = &llm {
+        job = job
+            .effort(crate::effort::classifier(None, Some(llm))?)
+            .judge(std::sync::Arc::new(tact::llm::LlmJudge::new(llm.clone())));
+    }
     if let Some(stage) = &args.stage {
         job = job.stage(stage);
     }
@@ -113,6 +129,7 @@ pub fn run(args: &RunArgs, out: &mut impl Write, err: &mut impl Write) -> Result
     for n in &report.notes {
         writeln!(err, "note: {n}")?;
     }
+    crate::llm::report(llm.as_ref(), err)?;
     write!(out, "{report}")?;
     Ok(report)
 }

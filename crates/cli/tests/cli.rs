@@ -1010,3 +1010,83 @@ fn no_command_shows_a_planted_credential() {
         assert_clean("prefs check (stderr)", &o.stderr, &secrets);
     }
 }
+
+/// A loopback server answering `requests` requests as Ollama does:
+/// `GET /api/version`, then `POST /api/chat` with `content`. Returns its
+/// URL; the thread ends after the last request.
+fn ollama_server(requests: usize, content: &'static str) -> String {
+    use std::io::{BufRead, BufReader, Read};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for _ in 0..requests {
+            let Ok((stream, _)) = listener.accept() else {
+                return;
+            };
+            let mut reader = BufReader::new(stream);
+            let (mut first, mut length) = (String::new(), 0usize);
+            reader.read_line(&mut first).unwrap();
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                if line.trim().is_empty() {
+                    break;
+                }
+                if let Some((k, v)) = line.split_once(':') {
+                    if k.eq_ignore_ascii_case("content-length") {
+                        length = v.trim().parse().unwrap();
+                    }
+                }
+            }
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).unwrap();
+            let answer = if first.starts_with("GET /api/version") {
+                serde_json::json!({"version": "0.6.0"})
+            } else {
+                serde_json::json!({
+                    "model": "qwen2.5:3b",
+                    "message": {"role": "assistant", "content": content},
+                    "done": true
+                })
+            }
+            .to_string();
+            let mut stream = reader.into_inner();
+            write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+                answer.len()
+            )
+            .unwrap();
+        }
+    });
+    url
+}
+
+#[test]
+fn effort_with_llm_names_the_tier_and_the_model_in_json() {
+    let url = ollama_server(2, r#"{"label": "high", "reason": "must investigate"}"#);
+    // An input the hybrid is unsure of (below the effort threshold).
+    let o = tact(
+        &[
+            "effort",
+            "--json",
+            "--llm",
+            "--llm-url",
+            &url,
+            "--llm-model",
+            "qwen2.5:3b",
+            "zz?",
+        ],
+        None,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(out(&o).trim()).unwrap();
+    assert_eq!(v["label"], "high");
+    assert_eq!(v["tier"], "model");
+    assert_eq!(v["tier_model"], "qwen2.5:3b");
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -49,6 +49,18 @@ fn user_preference_keys() -> BTreeSet<String> {
     ]))
 }
 
+fn llm_keys() -> BTreeSet<String> {
+    let mut c = tact::llm::LlmConfig::default();
+    c.model = Some("m".into());
+    c.model_conversational = Some("m".into());
+    c.budget = Some(1);
+    keys(&c)
+}
+
+fn threshold_keys() -> BTreeSet<String> {
+    keys(&tact::llm::Thresholds::default())
+}
+
 #[test]
 fn the_structs_accept_the_keys_this_test_expects() {
     // A guard on the key discovery itself (so the checks below are not
@@ -72,7 +84,19 @@ fn the_example_parses_strictly_and_sets_every_key() {
 
     let doc: toml::Table = text.parse().unwrap();
     let tables: BTreeSet<&str> = doc.keys().map(String::as_str).collect();
-    assert_eq!(tables, BTreeSet::from(["ppp", "user_preferences"]));
+    assert_eq!(tables, BTreeSet::from(["llm", "ppp", "user_preferences"]));
+    let llm = tact::llm::LlmConfig::from_toml(&toml::to_string(&doc["llm"]).unwrap()).unwrap();
+    llm.validate().unwrap();
+    let llm_table = doc["llm"].as_table().unwrap();
+    let set: BTreeSet<String> = llm_table.keys().cloned().collect();
+    assert_eq!(set, llm_keys(), "[llm] of docs/tact.toml");
+    let set: BTreeSet<String> = llm_table["thresholds"]
+        .as_table()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(set, threshold_keys(), "[llm.thresholds] of docs/tact.toml");
     let ppp = doc["ppp"].as_table().unwrap();
     let set: BTreeSet<String> = ppp.keys().cloned().collect();
     assert_eq!(set, ppp_keys(), "[ppp] of docs/tact.toml");
@@ -127,6 +151,19 @@ fn every_accepted_key_is_documented() {
         assert!(
             rest.contains(&row(&key)),
             "`[user_preferences]` key `{key}` is not documented in docs/configuration.md"
+        );
+    }
+    let (_, llm_part) = docs.split_once("## `[llm]`").expect("an `[llm]` section");
+    for key in llm_keys().iter().filter(|k| *k != "thresholds") {
+        assert!(
+            llm_part.contains(&row(key)),
+            "`[llm]` key `{key}` is not documented in docs/configuration.md"
+        );
+    }
+    for key in threshold_keys() {
+        assert!(
+            llm_part.contains(&format!("`thresholds.{key}`")),
+            "`[llm.thresholds]` key `{key}` is not documented in docs/configuration.md"
         );
     }
     // Every preference name is listed under its key.

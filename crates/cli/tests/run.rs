@@ -324,3 +324,58 @@ fn a_huge_bad_input_makes_a_short_error() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The lines of a `tact run` output that do not name the database.
+fn without_db(out: &str) -> String {
+    out.lines()
+        .filter(|l| !l.contains("tact.db") && !l.contains("tact-run-"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn run_with_llm_and_nothing_listening_ranks_the_same_and_warns_once() {
+    let dir = scratch("llm-down");
+    let sessions = repo("fixtures/sessions");
+    let plain = tact(&[
+        "run",
+        sessions.to_str().unwrap(),
+        "--db",
+        dir.join("a/tact.db").to_str().unwrap(),
+    ]);
+    // A port that was just free: nothing listens on it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let o = Command::new(env!("CARGO_BIN_EXE_tact"))
+        .args([
+            "run",
+            sessions.to_str().unwrap(),
+            "--db",
+            dir.join("b/tact.db").to_str().unwrap(),
+        ])
+        .args(["--llm", "--llm-url", &url, "--llm-model", "qwen2.5:3b"])
+        .env("TACT_LOG", "warn")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(plain.status.code(), Some(0));
+    assert_eq!(
+        without_db(&text(&o.stdout)),
+        without_db(&text(&plain.stdout))
+    );
+    assert!(text(&o.stdout).contains("best"), "{}", text(&o.stdout));
+    let err = text(&o.stderr);
+    let warnings: Vec<&str> = err
+        .lines()
+        .filter(|l| l.to_lowercase().contains("warn"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{err}");
+    assert!(
+        warnings[0].contains("model tier is off") && warnings[0].contains(&url),
+        "{err}"
+    );
+}

@@ -93,6 +93,7 @@ pub struct ScorerBuilder {
     profile: Profile,
     scope: Scope,
     judge: Option<Arc<dyn Judge>>,
+    effort: Option<EffortClassifier>,
 }
 
 impl std::fmt::Debug for ScorerBuilder {
@@ -127,6 +128,14 @@ impl ScorerBuilder {
         self
     }
 
+    /// The effort classifier of extracted questions (default: the
+    /// default [`EffortClassifier`]); say, one with a model-backed tier.
+    #[must_use]
+    pub fn effort(mut self, effort: EffortClassifier) -> Self {
+        self.effort = Some(effort);
+        self
+    }
+
     /// Compiles the checkers and the effort classifier, and validates the
     /// profile's weights.
     pub fn build(self) -> Result<Scorer, Error> {
@@ -138,7 +147,10 @@ impl ScorerBuilder {
             scope: self.scope,
             judge: self.judge,
             checker: TextChecker::new()?,
-            effort: EffortClassifier::builder().build()?,
+            effort: match self.effort {
+                Some(e) => e,
+                None => EffortClassifier::builder().build()?,
+            },
         })
     }
 }

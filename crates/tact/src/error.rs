@@ -54,6 +54,15 @@ pub enum Error {
         /// Why the table was rejected.
         source: tact_scoring::Error,
     },
+    /// The `[llm]` table of a configuration is not valid.
+    #[cfg(feature = "llm")]
+    #[error("invalid [llm] in {source_name}")]
+    Llm {
+        /// The file (or source name) of the document.
+        source_name: String,
+        /// Why the table was rejected.
+        source: tact_llm::Error,
+    },
     /// The path handed to the job holds no session file.
     #[error("{}: no session files (.json, .jsonl) found", path.display())]
     NoSessionFiles {

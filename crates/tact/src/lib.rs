@@ -42,7 +42,8 @@
 //! - [`types`]: the data model (labels, decisions, trajectory events).
 //! - [`text`]: the text engine (normalization, sentences, questions).
 //! - [`effort`], [`granularity`], [`route`]: the text classifiers;
-//!   [`learned`]: their learned tier and models.
+//!   [`learned`]: their learned tier and models; [`escalation`]: the
+//!   seam of their model-backed tier (`llm`, with the `llm` feature).
 //! - [`guidance`]: the guidance classifiers over agent trajectories.
 //! - [`secrets`]: the credential scanner every stored or shown text
 //!   passes through.
@@ -62,6 +63,9 @@
 //! - `bundled` (default): compile SQLite from source (the store's
 //!   `bundled`). A host that links its own SQLite (through
 //!   `libsqlite3-sys` 0.37) sets `default-features = false`.
+//! - `llm` (off by default): the model-backed tier, [`llm`] (`tact-llm`:
+//!   a local LLM behind strict timeouts, failing open, with tokio and
+//!   reqwest), and the `[llm]` table of the job's configuration.
 #![deny(missing_docs)]
 
 mod error;
@@ -97,6 +101,13 @@ pub use tact_classifiers::route;
 
 #[doc(inline)]
 pub use tact_classifiers::learned;
+
+#[doc(inline)]
+pub use tact_classifiers::escalation;
+
+#[cfg(feature = "llm")]
+#[doc(inline)]
+pub use tact_llm as llm;
 
 #[doc(inline)]
 pub use tact_guidance as guidance;

@@ -76,6 +76,10 @@ pub struct Classification<L> {
     /// only in a classification built by hand).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tier: Option<Tier>,
+    /// The language model that answered, when the tier is
+    /// [`Tier::Model`] and the model is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tier_model: Option<String>,
 }
 
 impl<L> Classification<L> {
@@ -86,6 +90,7 @@ impl<L> Classification<L> {
             confidence: clamp_unit(confidence),
             reasons: Vec::new(),
             tier: None,
+            tier_model: None,
         }
     }
 

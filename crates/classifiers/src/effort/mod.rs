@@ -87,6 +87,29 @@ impl Cues for heuristic::Heuristic {
     fn with_model(_: Self::Decision, model: Self::Decision) -> Self::Decision {
         model
     }
+
+    fn prompt((question, context): Input<'_>, _: &str) -> String {
+        model_prompt(question, context)
+    }
+}
+
+/// The labelling guide's definitions of the three levels, for a language
+/// model (ADR-001-002's Phase 3).
+const GUIDE: &str = "Classify how much effort a clarifying question that an AI agent asked costs its user to answer.\nlow: the user answers at once, without thinking hard or looking anything up: picking one of the options the question offers (\"PostgreSQL or MySQL?\"), a yes/no on a concrete proposal or guess (\"Should I go ahead with it?\"), or a fact already written in the context.\nmedium: the user must form and state a preference or decision the question does not offer as options, or recall and describe something, but need not investigate and the work is not blocked on a long answer (\"What authentication method should we use?\").\nhigh: the user must investigate, research, measure, read documents, fetch or reproduce something (logs, stack traces, metrics, a file's content), try a change and report back, or take a blocking decision about architecture or strategy with trade-offs (\"Should we investigate distributed caching strategies before proceeding?\").\nA question with several parts takes the highest effort of its parts. When the context already answers the question, it is low.";
+
+/// The effort prompt of the model-backed tier: the guide, the context (if
+/// any) and the question, an answer asked as a JSON object.
+fn model_prompt(question: &str, context: Option<&str>) -> String {
+    let context = context.filter(|c| !c.trim().is_empty());
+    let mut out =
+        String::with_capacity(GUIDE.len() + question.len() + context.map_or(0, str::len) + 160);
+    out.push_str(GUIDE);
+    out.push_str("\n\n<context>\n");
+    out.push_str(context.unwrap_or("(none)"));
+    out.push_str("\n</context>\n\n<question>\n");
+    out.push_str(question);
+    out.push_str("\n</question>\n\nAnswer with a JSON object: {\"label\": one of low, medium, high, \"reason\": a few words}.");
+    out
 }
 
 /// ADR-001-002's tree, which reads the question alone.

@@ -95,7 +95,20 @@ impl Cues for heuristic::Heuristic {
         d.classification = c;
         d
     }
+
+    fn prompt(query: &str, _: &str) -> String {
+        let mut out = String::with_capacity(GUIDE.len() + query.len() + 160);
+        out.push_str(GUIDE);
+        out.push_str("\n\n<query>\n");
+        out.push_str(query);
+        out.push_str("\n</query>\n\nAnswer with a JSON object: {\"label\": one of fine-grained, holistic, \"reason\": a few words}.");
+        out
+    }
 }
+
+/// The labelling guide's definitions of the two labels, for a language
+/// model (the design's ML fallback).
+const GUIDE: &str = "Classify what a retrieval query asks for.\nfine-grained: a specific, locatable piece of information that a short span of a document answers: a value, number, metric, name, date, definition, formula, a table/figure/section entry, a step number; also a factual yes/no (\"is the film based on a book\") and a definition (\"what is X?\").\nholistic: understanding across a document or several passages: a summary, overview, explanation of how or why, reasoning, motivation, comparison, advantages and limitations, implications, overall assessment; also a question of opinion, value or policy phrased as yes/no (\"Is Y better than Z?\"), \"how to\" procedures and requests for advice.\nWhen a query has both, the label follows what the answer must mainly contain (\"Why is the p-value in Table 3 so low?\" is holistic).";
 
 impl Baseline<heuristic::Heuristic> for seed::Seed {
     fn decide(&self, query: &str) -> GranularityDecision {

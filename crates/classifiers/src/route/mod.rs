@@ -71,7 +71,9 @@ pub use history::{
     snippet, window,
 };
 pub use models::{ModelSlots, RouteModel, parse_model_output};
-pub use prompt::{HISTORY_RULE, PLATFORM_PRIORITY_RULE, ROLE, build_prompt, render_history};
+pub use prompt::{
+    HISTORY_RULE, PLATFORM_PRIORITY_RULE, ROLE, build_model_prompt, build_prompt, render_history,
+};
 
 use crate::Error;
 use crate::learned::{Task, Traced};
@@ -142,6 +144,23 @@ impl Cues for heuristic::Heuristic {
             ambiguous: c.confidence < 0.5,
             classification: c,
             rule: RouteRule::Learned,
+            gap: a.gap,
+            resolved: a.resolved,
+            platform_evidence: a.platform_evidence,
+        }
+    }
+
+    /// The ADR's classifier prompt (RC-03's `<history_rule>`, RC-02's
+    /// `<platform_priority_rule>`, the last 6 history entries, RC-06).
+    fn prompt((message, _, history): Input<'_>, product: &str) -> String {
+        build_model_prompt(product, message, history)
+    }
+
+    fn with_answer(a: heuristic::Analysis, c: Classification<QueryType>) -> heuristic::Analysis {
+        heuristic::Analysis {
+            ambiguous: false,
+            classification: c,
+            rule: RouteRule::Model,
             gap: a.gap,
             resolved: a.resolved,
             platform_evidence: a.platform_evidence,
@@ -253,12 +272,15 @@ impl RouterBuilder {
             }
             prefixes.push(n);
         }
-        let tiers = Tiered::build(
+        let mut tiers = Tiered::build(
             self.strategy.kind(),
             self.settings,
             heuristic::Heuristic::new,
             || Ok(SeedRules),
         )?;
+        // The classifier's model is the main slot's (RC-05), unless the
+        // escalation names one.
+        tiers.default_model_name(self.slots.model(tact_types::ModelSlot::Main));
         // One literal alternation, searched with the regex crate's
         // precomputed substring finders: `str::contains` would rebuild its
         // searcher on every message.
@@ -309,7 +331,9 @@ impl Router {
     }
 
     /// Routes `message` with the session's `history` (oldest first; only
-    /// the last [`HISTORY_WINDOW`] entries are read). Never calls a model.
+    /// the last [`HISTORY_WINDOW`] entries are read). Calls a model only
+    /// through the model-backed tier the builder was given
+    /// ([`RouterBuilder::escalation`]), and never for RC-01 or RC-02.
     pub fn route(&self, message: &str, history: &[IntentEntry]) -> RouteDecision {
         let history = window(history);
         let norm = normalize(message);

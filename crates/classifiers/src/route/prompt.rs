@@ -14,8 +14,13 @@ pub const HISTORY_RULE: &str = "<history_rule>\nThe history lists earlier turns 
 /// The `<platform_priority_rule>` block (RC-02).
 pub const PLATFORM_PRIORITY_RULE: &str = "<platform_priority_rule>\nIf the new message contains usage percentages, account metrics or consumption figures, quota, limit, plan, subscription, invoice or billing data of the user's own account, answer PLATFORM, whatever the history says. A limit, quota or invoice that the user wants implemented in code is not account data.\n</platform_priority_rule>";
 
-/// The role instruction and the four types.
+/// The role instruction and the four types (for the default product).
 pub const ROLE: &str = "You classify ONE new user message of an assistant for the AVAP language and platform. Evaluate the message independently and answer with exactly one word:\nRETRIEVAL - a question about the language, library or documentation that needs documentation context.\nCODE_GENERATION - a request to write, complete, fix or convert code.\nCONVERSATIONAL - continues or reformulates an earlier answer (shorter, in another language, again), greetings, thanks, small talk.\nPLATFORM - about the user's own account: usage, quota, limits, plan, subscription, invoices, billing.";
+
+/// The model-backed tier's role instruction after its product sentence:
+/// what follows "You classify ONE new user message of an assistant for
+/// PRODUCT" (the four types, the answer being asked as JSON at the end).
+const ROLE_TYPES: &str = ". Evaluate the message independently. The four types:\nRETRIEVAL - a question about the language, library or documentation that needs documentation context.\nCODE_GENERATION - a request to write, complete, fix or convert code.\nCONVERSATIONAL - continues or reformulates an earlier answer (shorter, in another language, again), greetings, thanks, small talk.\nPLATFORM - about the user's own account: usage, quota, limits, plan, subscription, invoices, billing.";
 
 /// Renders history entries for a model: the last 6 at most, one
 /// `[TYPE] "snippet"` line each (snippets cut to 60 characters, quotes and
@@ -64,16 +69,52 @@ pub fn render_history(history: &[IntentEntry]) -> String {
 /// assert!(p.ends_with("Type:"));
 /// ```
 pub fn build_prompt(message: &str, history: &[IntentEntry]) -> String {
+    prompt_for(None, message, history, "\n</message>\n\nType:")
+}
+
+/// The classifier prompt of the model-backed tier: [`build_prompt`]'s
+/// blocks (`<history_rule>`, `<platform_priority_rule>`, the last 6
+/// history entries), the product sentence naming `product` (what the
+/// assistant serves), and an answer asked as a JSON object.
+///
+/// ```
+/// use tact_classifiers::route::build_model_prompt;
+///
+/// let p = build_model_prompt("the Acme billing API", "And last month?", &[]);
+/// assert!(p.contains("assistant for the Acme billing API."));
+/// assert!(p.contains("<history_rule>") && p.contains("\"label\""));
+/// ```
+pub fn build_model_prompt(product: &str, message: &str, history: &[IntentEntry]) -> String {
+    prompt_for(
+        Some(product),
+        message,
+        history,
+        "\n</message>\n\nAnswer with a JSON object: {\"label\": one of RETRIEVAL, CODE_GENERATION, CONVERSATIONAL, PLATFORM, \"reason\": a few words}.",
+    )
+}
+
+fn prompt_for(product: Option<&str>, message: &str, history: &[IntentEntry], end: &str) -> String {
     let rendered = render_history(history);
+    let product_len = product.map_or(0, |p| p.len() + ROLE_TYPES.len() + 64);
     let mut out = String::with_capacity(
         ROLE.len()
+            + product_len
             + HISTORY_RULE.len()
             + PLATFORM_PRIORITY_RULE.len()
             + rendered.len()
             + message.len()
+            + end.len()
             + 96,
     );
-    out.push_str(ROLE);
+    match product {
+        None => out.push_str(ROLE),
+        Some(p) => {
+            out.push_str("You classify ONE new user message of an assistant for ");
+            // One line: the product sentence cannot open a block of its own.
+            out.extend(p.chars().map(|c| if c.is_control() { ' ' } else { c }));
+            out.push_str(ROLE_TYPES);
+        }
+    }
     out.push_str("\n\n");
     out.push_str(HISTORY_RULE);
     out.push_str("\n\n");
@@ -82,6 +123,6 @@ pub fn build_prompt(message: &str, history: &[IntentEntry]) -> String {
     out.push_str(&rendered);
     out.push_str("\n</history>\n\n<message>\n");
     out.push_str(message);
-    out.push_str("\n</message>\n\nType:");
+    out.push_str(end);
     out
 }

@@ -3,6 +3,7 @@
 
 mod common;
 mod effort;
+mod escalation;
 mod granularity;
 mod learned;
 mod route;

@@ -1,6 +1,7 @@
 //! The main job's configuration document: `[ppp]` (consensus weights,
-//! reward profile, normalization) and `[user_preferences]` (preferences for
-//! sessions that state none), nothing else (`docs/configuration.md`).
+//! reward profile, normalization), `[user_preferences]` (preferences for
+//! sessions that state none) and `[llm]` (the model-backed tier), nothing
+//! else (`docs/configuration.md`).
 
 use std::path::Path;
 
@@ -38,6 +39,15 @@ pub struct Config {
     /// outcome, preferences), for every log (`docs/import.md`).
     #[serde(default)]
     pub import: Option<crate::import::ImportDefaults>,
+    /// The model-backed tier's settings (used when the host or `tact run
+    /// --llm` turns the tier on; the environment goes over them).
+    #[cfg(feature = "llm")]
+    #[serde(default)]
+    pub llm: Option<tact_llm::LlmConfig>,
+    /// The `[llm]` table, accepted and unread without the `llm` feature.
+    #[cfg(not(feature = "llm"))]
+    #[serde(default)]
+    pub llm: Option<toml::Table>,
 }
 
 impl Config {
@@ -47,6 +57,7 @@ impl Config {
             ppp,
             user_preferences,
             import: None,
+            llm: None,
         }
     }
 
@@ -78,6 +89,13 @@ impl Config {
         })?;
         if let Some(p) = &self.user_preferences {
             p.validate().map_err(|source| Error::UserPreferences {
+                source_name: source_name.to_owned(),
+                source,
+            })?;
+        }
+        #[cfg(feature = "llm")]
+        if let Some(l) = &self.llm {
+            l.validate().map_err(|source| Error::Llm {
                 source_name: source_name.to_owned(),
                 source,
             })?;

@@ -77,6 +77,7 @@ pub struct JobBuilder {
     stage: Option<String>,
     profile: Option<Profile>,
     judge: Option<Arc<dyn Judge>>,
+    effort: Option<tact_classifiers::effort::EffortClassifier>,
     storage: Option<Storage>,
     limits: Limits,
     format: Option<Format>,
@@ -90,6 +91,7 @@ impl std::fmt::Debug for JobBuilder {
             .field("stage", &self.stage)
             .field("profile", &self.profile)
             .field("judge", &self.judge.is_some())
+            .field("effort", &self.effort)
             .field("storage", &self.storage)
             .field("limits", &self.limits)
             .field("format", &self.format)
@@ -155,6 +157,14 @@ impl JobBuilder {
         self
     }
 
+    /// The effort classifier of the questions found in responses (default:
+    /// the default [`EffortClassifier`](tact_classifiers::effort::EffortClassifier));
+    /// say, one with a model-backed tier.
+    pub fn effort(mut self, effort: tact_classifiers::effort::EffortClassifier) -> Self {
+        self.effort = Some(effort);
+        self
+    }
+
     /// The input limits (largest session read, largest response analysed,
     /// most questions kept per response); [`Limits::default`] without.
     pub fn limits(mut self, limits: Limits) -> Self {
@@ -185,9 +195,12 @@ impl JobBuilder {
             if let Some(j) = &self.judge {
                 b = b.judge(Arc::clone(j));
             }
+            if let Some(e) = &self.effort {
+                b = b.effort(e.clone());
+            }
             b.build()
         };
-        let consensus = if self.profile.is_some() || self.judge.is_some() {
+        let consensus = if self.profile.is_some() || self.judge.is_some() || self.effort.is_some() {
             let profile = match self.profile {
                 Some(p) => p,
                 None => self.config.ppp.validate()?.profile,
