@@ -14,6 +14,7 @@ mod report;
 mod route;
 mod run;
 mod score;
+mod watch;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -58,6 +59,10 @@ enum Command {
     /// Route an assistant message to RETRIEVAL, CODE_GENERATION,
     /// CONVERSATIONAL or PLATFORM under the routing contract.
     Route(route::RouteArgs),
+    /// Watch one agent session live in a terminal UI: questions by effort,
+    /// user messages by route, guidance nudges as they fire, the running
+    /// interaction score (a growing file, or `-` for stdin).
+    Watch(watch::WatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -105,6 +110,11 @@ fn main() -> ExitCode {
         Command::Route(args) => {
             let slots = tact::route::ModelSlots::from_env();
             route::router(&args, slots).and_then(|r| route::run(&args, &r, &mut out))
+        }
+        Command::Watch(args) => {
+            // https://no-color.org: set and not empty turns colour off.
+            let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            watch::run(&args, color, &mut out)
         }
     };
     match result {
