@@ -315,8 +315,8 @@ fn draw_score(frame: &mut Frame<'_>, app: &App, theme: Theme, area: Rect, hint: 
             Span::raw(figure(s.r_proact)),
             Span::styled("  R_Pers ", Style::default().add_modifier(Modifier::BOLD)),
             Span::raw(figure(s.r_pers)),
-            Span::raw(format!("  interaction {}", figure(s.interaction))),
         ]),
+        Line::raw(format!("interaction {}", figure(s.interaction))),
         Line::from(vec![
             Span::raw("questions "),
             Span::styled(format!("low {}", s.questions[0]), low),

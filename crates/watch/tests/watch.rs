@@ -108,6 +108,16 @@ fn the_whole_demo_at_three_sizes() {
     insta::assert_snapshot!("demo_end_50x20_tab", narrow.join("\n"));
 }
 
+/// The README's capture: cedar's session on the cache spec, whole.
+#[test]
+fn the_readme_capture() {
+    let mut app = App::new(Options::default().color(false).source("cedar.json")).unwrap();
+    app.push(file_steps(&demo().join("cache/cedar.json")));
+    while app.step_once() {}
+    app.set_source_state(tact_watch::SourceState::Ended);
+    insta::assert_snapshot!("readme_cedar_100x28", frame(&app, 100, 28));
+}
+
 #[test]
 fn the_doom_loop_nudge_names_classifier_reason_and_event() {
     let app = replay_to_doom_loop();
@@ -267,4 +277,69 @@ fn tiny_and_odd_sizes_never_panic() {
     }
     let empty = App::new(Options::default()).unwrap();
     assert!(frame(&empty, 80, 24).contains("waiting for events"));
+}
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lines near the format: events of every type with odd fields, bad
+    /// JSON, sessions, proposals, arbitrary bytes.
+    fn line() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            any::<Vec<u8>>(),
+            ".{0,80}".prop_map(String::into_bytes),
+            (
+                prop_oneof![
+                    Just("user"),
+                    Just("assistant"),
+                    Just("tool"),
+                    Just("nudge"),
+                    Just("progress"),
+                    Just("condensation")
+                ],
+                ".{0,60}",
+                any::<bool>()
+            )
+                .prop_map(|(t, text, ok)| {
+                    serde_json::json!({"type": t, "text": text, "name": text, "ok": ok, "output": text})
+                        .to_string()
+                        .into_bytes()
+                }),
+            ".{0,40}".prop_map(|text| serde_json::json!({"pending": [{"name": text, "params": {"password": text}}]}).to_string().into_bytes()),
+            ".{0,40}".prop_map(|text| serde_json::json!({"agent": "a", "outcome": {"kind": "build", "success": true}, "turns": [{"prompt": text, "response": format!("{text}?")}]}).to_string().into_bytes()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn any_lines_any_keys_any_size(
+            lines in proptest::collection::vec(line(), 0..24),
+            keys in proptest::collection::vec(prop_oneof![
+                Just(KeyCode::Char('n')), Just(KeyCode::Char('h')), Just(KeyCode::Char('N')),
+                Just(KeyCode::Char('H')), Just(KeyCode::PageUp), Just(KeyCode::PageDown),
+                Just(KeyCode::Up), Just(KeyCode::Down), Just(KeyCode::Tab), Just(KeyCode::Home),
+                Just(KeyCode::End), Just(KeyCode::Char('2')), Just(KeyCode::Char('?')),
+            ], 0..12),
+            width in 1u16..140,
+            height in 1u16..50,
+        ) {
+            let mut app = App::new(Options::default().color(false)).unwrap();
+            let mut records = Vec::new();
+            for l in &lines {
+                if Native.read_line(l, &mut records).is_err() {
+                    app.warn(String::from("bad line"));
+                }
+            }
+            for r in records {
+                app.ingest(r);
+            }
+            for k in keys {
+                let _ = frame(&app, width, height);
+                key(&mut app, k);
+            }
+            let _ = frame(&app, width, height);
+        }
+    }
 }
