@@ -18,6 +18,7 @@ use tact_guidance::{
     DetectedPattern, Guide, Nudge, TrajectoryAnalysis, default_classifiers, verdicts,
 };
 use tact_types::trajectory::{Event, Mode, PendingCall, Trajectory};
+use tact_watch::read::Record;
 
 /// Arguments of `tact guide`.
 #[derive(clap::Args, Debug)]
@@ -651,25 +652,20 @@ pub fn follow(
 }
 
 /// Feeds one `--follow` line to the guide: the nudges it fires (none for
-/// a blank or `//` line), or why the line is bad.
+/// a blank or `//` line), or why the line is bad. The line is read by
+/// `tact_watch::read::parse_line`, the path `tact watch` reads with too.
 fn follow_line(guide: &mut Guide, summary: &mut FollowSummary, bytes: &[u8]) -> Result<Vec<Nudge>> {
-    let line = std::str::from_utf8(bytes).map_err(|_| anyhow!("invalid UTF-8"))?;
-    let trimmed = line.trim();
-    if trimmed.is_empty() || trimmed.starts_with("//") {
-        return Ok(Vec::new());
-    }
-    let value: Value = serde_json::from_str(trimmed).map_err(|e| anyhow!("not valid JSON: {e}"))?;
-    if value.get("type").is_some() {
-        let event: Event = serde_json::from_value(value)?;
-        summary.events += 1;
-        Ok(guide.observe(&event))
-    } else if let Some(p) = value.get("pending") {
-        let pending: Vec<PendingCall> =
-            serde_json::from_value(p.clone()).map_err(|e| anyhow!("bad `pending`: {e}"))?;
-        summary.proposals += 1;
-        Ok(guide.propose(pending))
-    } else {
-        bail!("expected an event (with `type`) or `{{\"pending\": [...]}}`")
+    match tact_watch::read::parse_line(bytes)? {
+        None => Ok(Vec::new()),
+        Some(Record::Event(event)) => {
+            summary.events += 1;
+            Ok(guide.observe(&event))
+        }
+        Some(Record::Pending(pending)) => {
+            summary.proposals += 1;
+            Ok(guide.propose(pending))
+        }
+        Some(_) => bail!("expected an event (with `type`) or `{{\"pending\": [...]}}`"),
     }
 }
 

@@ -15,6 +15,7 @@ mod report;
 mod route;
 mod run;
 mod score;
+mod watch;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -59,6 +60,10 @@ enum Command {
     /// Route an assistant message to RETRIEVAL, CODE_GENERATION,
     /// CONVERSATIONAL or PLATFORM under the routing contract.
     Route(route::RouteArgs),
+    /// Watch one agent session live in a terminal UI: questions by effort,
+    /// user messages by route, guidance nudges as they fire, the running
+    /// interaction score (a growing file, or `-` for stdin).
+    Watch(watch::WatchArgs),
 }
 
 fn main() -> ExitCode {
@@ -110,6 +115,11 @@ fn main() -> ExitCode {
             let r = route::router(&args, slots, llm)?;
             route::run(&args, &r, out)
         }),
+        Command::Watch(args) => {
+            // https://no-color.org: set and not empty turns colour off.
+            let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            watch::run(&args, color, &mut out)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,6 +2,9 @@
 //! pinned by insta snapshots, batch mode, and errors naming file and line.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "cli/watch.rs"]
+mod watch;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 

@@ -1,0 +1,943 @@
+//! The view's state: what was ingested (transcript rows, nudges, the
+//! running score, tiers used) and how it is looked at (scroll, cursor,
+//! panes shown, pause, help), changed by [`Step`]s and keys only, so it is
+//! tested without a terminal.
+
+use std::cell::{Cell, OnceCell};
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use tact::effort::EffortClassifier;
+use tact::guidance::{Guide, Nudge};
+use tact::route::Router;
+use tact::scoring::{AskedQuestion, Scorer, Session, TaskOutcome, Turn};
+use tact::types::{EffortLevel, Event, Mode, QueryType, Tier, ToolCall};
+
+use crate::Error;
+use crate::read::{Record, Step};
+
+/// Most characters of one transcript row kept for display.
+const ROW_CHARS: usize = 400;
+/// Most steps ingested between two frames, so a huge file never holds the
+/// screen still.
+const STEPS_PER_PUMP: usize = 20_000;
+
+/// How the view is set up.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Options {
+    /// The guidance mode of a bare event stream (a session says its own).
+    pub mode: Mode,
+    /// Colours on (off under `NO_COLOR`).
+    pub color: bool,
+    /// Steps per second to replay at; `None` shows everything at once.
+    pub replay: Option<f64>,
+    /// The source's name in the status line (a path, or `stdin`).
+    pub source: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            mode: Mode::Headless,
+            color: true,
+            replay: None,
+            source: String::from("stdin"),
+        }
+    }
+}
+
+impl Options {
+    /// The same options with `mode` for a bare stream.
+    #[must_use]
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// The same options with colours on or off.
+    #[must_use]
+    pub fn color(mut self, color: bool) -> Self {
+        self.color = color;
+        self
+    }
+
+    /// The same options replaying at `speed` steps per second (`None`:
+    /// everything at once).
+    #[must_use]
+    pub fn replay(mut self, speed: Option<f64>) -> Self {
+        self.replay = speed.filter(|s| s.is_finite() && *s > 0.0);
+        self
+    }
+
+    /// The same options naming the source `name`.
+    #[must_use]
+    pub fn source(mut self, name: impl Into<String>) -> Self {
+        self.source = name.into();
+        self
+    }
+}
+
+/// The model tier's state, shown in the status line: the hook a host (or
+/// the model tier, when turned on) sets with [`App::set_model_tier`]. The
+/// model runs off the UI thread; the view only shows what it is told.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ModelTier {
+    /// No model tier (the default).
+    #[default]
+    Off,
+    /// On and idle.
+    Ready {
+        /// The model's name.
+        name: String,
+    },
+    /// Calls in flight.
+    Busy {
+        /// The model's name.
+        name: String,
+        /// Calls waiting for an answer.
+        in_flight: usize,
+    },
+    /// On but failing (its calls fail open: the cheaper tiers decide).
+    Unavailable {
+        /// The model's name.
+        name: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Where the followed input stands.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum SourceState {
+    /// Reading, waiting for more (a growing file, an open pipe).
+    #[default]
+    Following,
+    /// Everything was read (a closed pipe, a whole document).
+    Ended,
+    /// Reading failed; what was read is shown.
+    Failed(String),
+}
+
+/// One of the four panes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    /// The transcript (key 1).
+    Transcript,
+    /// The guidance nudges (key 2).
+    Guidance,
+    /// The score (key 3).
+    Score,
+    /// The status line (key 4).
+    Status,
+}
+
+impl Pane {
+    /// The four panes, in key order.
+    pub const ALL: [Pane; 4] = [Pane::Transcript, Pane::Guidance, Pane::Score, Pane::Status];
+
+    fn index(self) -> usize {
+        match self {
+            Pane::Transcript => 0,
+            Pane::Guidance => 1,
+            Pane::Score => 2,
+            Pane::Status => 3,
+        }
+    }
+}
+
+/// What a transcript row shows.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum RowKind {
+    /// A session starts.
+    Session,
+    /// A user message, with its route.
+    User(QueryType),
+    /// An agent message (its questions follow as rows).
+    Agent,
+    /// A question the agent asked, with its effort.
+    Question(EffortLevel),
+    /// A tool call.
+    Tool(Box<ToolCall>),
+    /// A nudge that fired here (index into the nudges).
+    Guidance(usize),
+    /// A nudge the host injected (a `nudge` event of the input).
+    Injected,
+    /// A progress signal.
+    Progress,
+    /// The host trimmed the context.
+    Condensation,
+}
+
+/// One transcript row: one line on screen.
+#[derive(Debug)]
+pub(crate) struct Row {
+    pub(crate) kind: RowKind,
+    /// The raw text (empty for a tool call, which is shown from the call).
+    raw: String,
+    /// The text shown, built and redacted the first time it is drawn.
+    shown: OnceCell<String>,
+}
+
+impl Row {
+    fn new(kind: RowKind, raw: impl Into<String>) -> Self {
+        Self {
+            kind,
+            raw: raw.into(),
+            shown: OnceCell::new(),
+        }
+    }
+
+    /// The row's text: one line, at most [`ROW_CHARS`] characters, with
+    /// every credential the scanner recognises redacted.
+    pub(crate) fn text(&self) -> &str {
+        self.shown.get_or_init(|| {
+            let line = match &self.kind {
+                RowKind::Tool(call) => call_line(call),
+                _ => one_line(&self.raw),
+            };
+            crate::redact(&line)
+        })
+    }
+}
+
+/// The first line of `text`, cut at [`ROW_CHARS`] (with `…` when cut).
+fn one_line(text: &str) -> String {
+    let text = text.trim();
+    let first = text.lines().next().unwrap_or("");
+    let mut out: String = first.chars().take(ROW_CHARS).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// A tool call in one line: name, params, and the first line of its output.
+fn call_line(call: &ToolCall) -> String {
+    let params = match &call.params {
+        serde_json::Value::Object(m) if m.is_empty() => String::new(),
+        serde_json::Value::Object(m) => {
+            let mut s = String::new();
+            for (k, v) in m {
+                if !s.is_empty() {
+                    s.push(' ');
+                }
+                match v {
+                    serde_json::Value::String(v) => s.push_str(&format!("{k}={v}")),
+                    other => s.push_str(&format!("{k}={other}")),
+                }
+                if s.len() > ROW_CHARS {
+                    break;
+                }
+            }
+            s
+        }
+        other => other.to_string(),
+    };
+    let output = match &call.output {
+        serde_json::Value::String(s) => one_line(s),
+        serde_json::Value::Null => String::new(),
+        other => one_line(&other.to_string()),
+    };
+    let mut line = call.name.clone();
+    if !params.is_empty() {
+        line.push(' ');
+        line.push_str(&params);
+    }
+    if !output.is_empty() {
+        line.push_str(" → ");
+        line.push_str(&output);
+    }
+    one_line(&line)
+}
+
+/// A nudge that fired, with the transcript row it shows at.
+#[derive(Debug)]
+pub(crate) struct Fired {
+    pub(crate) nudge: Nudge,
+    /// Its row in the transcript.
+    pub(crate) row: usize,
+    /// Its reason (or message), one line, redacted when first drawn.
+    reason: OnceCell<String>,
+}
+
+impl Fired {
+    pub(crate) fn reason(&self) -> &str {
+        self.reason.get_or_init(|| {
+            let text = self
+                .nudge
+                .result
+                .reason
+                .as_deref()
+                .unwrap_or(&self.nudge.message);
+            crate::redact(&one_line(text))
+        })
+    }
+}
+
+/// The running score of the current session.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct ScoreView {
+    pub(crate) profile: String,
+    pub(crate) turns: usize,
+    pub(crate) r_proact: f64,
+    pub(crate) r_pers: f64,
+    pub(crate) interaction: f64,
+    /// Questions asked: low, medium, high.
+    pub(crate) questions: [usize; 3],
+    /// Violated preferences with their count, most violated first.
+    pub(crate) violated: Vec<(&'static str, usize)>,
+    /// Preferences stated (nothing to violate without them).
+    pub(crate) preferences: usize,
+}
+
+/// Events per second over the last second or so.
+#[derive(Debug, Default)]
+struct Rate {
+    samples: VecDeque<(Instant, u64)>,
+    per_second: f64,
+}
+
+impl Rate {
+    fn tick(&mut self, now: Instant, total: u64) {
+        self.samples.push_back((now, total));
+        while self.samples.len() > 2
+            && self
+                .samples
+                .front()
+                .is_some_and(|(t, _)| now.duration_since(*t) > Duration::from_secs(2))
+        {
+            self.samples.pop_front();
+        }
+        self.per_second = match self.samples.front() {
+            Some(&(t, n)) if now.duration_since(t) >= Duration::from_millis(200) => {
+                total.saturating_sub(n) as f64 / now.duration_since(t).as_secs_f64()
+            }
+            _ => self.per_second,
+        };
+    }
+}
+
+/// What a key did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Go on.
+    Continue,
+    /// Quit the view.
+    Quit,
+}
+
+/// The whole view: feed it [`Step`]s ([`App::push`] then [`App::pump`], or
+/// [`App::apply`] directly), keys ([`App::on_key`]), and draw it with
+/// [`crate::ui::draw`].
+pub struct App {
+    opts: Options,
+    scorer: Scorer,
+    effort: EffortClassifier,
+    router: Router,
+    guide: Guide,
+    /// The current session: its header and the turns so far.
+    session: Session,
+    /// Sessions begun (0 for a bare stream without a header).
+    pub(crate) sessions: usize,
+    pub(crate) rows: Vec<Row>,
+    pub(crate) nudges: Vec<Fired>,
+    /// Rows of high-effort questions, in order.
+    high_rows: Vec<usize>,
+    pub(crate) score: Option<ScoreView>,
+    /// The interaction score after each scored turn of this session.
+    pub(crate) spark: Vec<f64>,
+    /// Decisions per tier: heuristic, learned, seed, model.
+    pub(crate) tiers: [usize; 4],
+    /// Events observed.
+    pub(crate) events: u64,
+    /// Bad lines skipped, and the last one's message.
+    pub(crate) skipped: usize,
+    pub(crate) last_warning: Option<String>,
+    pub(crate) source_state: SourceState,
+    pub(crate) model: ModelTier,
+    rate: Rate,
+    queue: VecDeque<Step>,
+    credit: f64,
+    last_pump: Option<Instant>,
+    // The view.
+    /// Top row of the transcript when scrolled; `None` follows the end.
+    pub(crate) top: Option<usize>,
+    /// The row jumped to (highlighted).
+    pub(crate) cursor: Option<usize>,
+    /// The nudge jumped to (highlighted).
+    pub(crate) nudge_cursor: Option<usize>,
+    pub(crate) shown: [bool; 4],
+    pub(crate) focus: Pane,
+    pub(crate) help: bool,
+    pub(crate) paused: bool,
+    /// Rows of the transcript's last drawn area (for paging).
+    pub(crate) page: Cell<usize>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App")
+            .field("opts", &self.opts)
+            .field("events", &self.events)
+            .field("rows", &self.rows.len())
+            .field("nudges", &self.nudges.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The header of a bare stream's session: no preferences, no outcome yet.
+fn bare_session() -> Session {
+    Session::new("agent", TaskOutcome::Score { value: 0.0 })
+}
+
+impl App {
+    /// Builds the classifiers, the scorer and an empty view.
+    pub fn new(opts: Options) -> Result<Self, Error> {
+        let scorer = Scorer::builder().build().map_err(tact::Error::from)?;
+        let effort = EffortClassifier::builder()
+            .build()
+            .map_err(tact::Error::from)?;
+        let router = Router::builder().build().map_err(tact::Error::from)?;
+        Ok(Self {
+            guide: Guide::new(opts.mode),
+            opts,
+            scorer,
+            effort,
+            router,
+            session: bare_session(),
+            sessions: 0,
+            rows: Vec::new(),
+            nudges: Vec::new(),
+            high_rows: Vec::new(),
+            score: None,
+            spark: Vec::new(),
+            tiers: [0; 4],
+            events: 0,
+            skipped: 0,
+            last_warning: None,
+            source_state: SourceState::Following,
+            model: ModelTier::Off,
+            rate: Rate::default(),
+            queue: VecDeque::new(),
+            credit: 0.0,
+            last_pump: None,
+            top: None,
+            cursor: None,
+            nudge_cursor: None,
+            shown: [true; 4],
+            focus: Pane::Transcript,
+            help: false,
+            paused: false,
+            page: Cell::new(10),
+        })
+    }
+
+    /// The options it was built with.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// Sets the model tier's state shown in the status line.
+    pub fn set_model_tier(&mut self, state: ModelTier) {
+        self.model = state;
+    }
+
+    /// Says where the input stands.
+    pub fn set_source_state(&mut self, state: SourceState) {
+        self.source_state = state;
+    }
+
+    /// Reports a bad line (skipped, counted, its message in the status line).
+    pub fn warn(&mut self, message: String) {
+        self.skipped += 1;
+        self.last_warning = Some(crate::redact(&one_line(&message)));
+    }
+
+    /// Events observed so far.
+    pub fn events(&self) -> u64 {
+        self.events
+    }
+
+    /// Nudges fired so far, oldest first.
+    pub fn nudges(&self) -> impl Iterator<Item = &Nudge> {
+        self.nudges.iter().map(|f| &f.nudge)
+    }
+
+    /// Transcript rows so far.
+    pub fn rows(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Steps waiting (paused, or a replay's pace).
+    pub fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Whether the view is paused.
+    pub fn is_paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Queues steps read from the input; [`App::pump`] ingests them.
+    pub fn push(&mut self, steps: impl IntoIterator<Item = Step>) {
+        self.queue.extend(steps);
+    }
+
+    /// Ingests queued steps: all of them (a bounded number per call) when
+    /// live, as many as the replay's pace allows by `now`, none when
+    /// paused. Also updates the events-per-second figure. Returns how many
+    /// steps were ingested.
+    pub fn pump(&mut self, now: Instant) -> usize {
+        let elapsed = self
+            .last_pump
+            .map(|t| now.saturating_duration_since(t).as_secs_f64());
+        self.last_pump = Some(now);
+        let mut n = 0;
+        if !self.paused {
+            let budget = match self.opts.replay {
+                None => STEPS_PER_PUMP,
+                Some(speed) => {
+                    // The first step shows at once; a pause earns nothing,
+                    // and a slow frame at most one second of steps.
+                    self.credit = match elapsed {
+                        None => 1.0,
+                        Some(secs) => (self.credit + secs * speed).min(speed.max(1.0)),
+                    };
+                    let whole = self.credit.floor();
+                    self.credit -= whole;
+                    whole as usize
+                }
+            };
+            while n < budget {
+                let Some(step) = self.queue.pop_front() else {
+                    break;
+                };
+                self.apply(step);
+                n += 1;
+            }
+        }
+        self.rate.tick(now, self.events);
+        n
+    }
+
+    /// Ingests the next queued step whatever the pace (a replay's one step).
+    pub fn step_once(&mut self) -> bool {
+        match self.queue.pop_front() {
+            Some(step) => {
+                self.apply(step);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Events per second, as last measured.
+    pub fn rate(&self) -> f64 {
+        self.rate.per_second
+    }
+
+    /// Ingests one record at once, bypassing the queue (no pause, no
+    /// replay pace): what `tact guide --follow` does with a line, plus the
+    /// transcript, the classifiers and the score.
+    pub fn ingest(&mut self, record: Record) {
+        match record {
+            Record::Event(e) => self.apply(Step::Event(e)),
+            Record::Pending(p) => self.apply(Step::Propose(p)),
+            other => {
+                let mut out = Vec::new();
+                crate::read::steps(other, &mut out);
+                for step in out {
+                    self.apply(step);
+                }
+            }
+        }
+    }
+
+    /// Ingests one step: guidance observes it (cooldowns applied as a host
+    /// would), questions and user messages are classified, the transcript
+    /// grows, and a turn's end rescores the session.
+    pub fn apply(&mut self, step: Step) {
+        match step {
+            Step::Begin(header) => self.begin(*header),
+            Step::Turn { prompt } => {
+                self.session
+                    .turns
+                    .push(Turn::new(prompt.clone(), "").with_questions(Vec::new()));
+                if !prompt.is_empty() {
+                    self.observe(Event::user(prompt), false);
+                }
+            }
+            Step::TurnEvent(event) => self.observe(event, false),
+            Step::Event(event) => self.observe(event, true),
+            Step::Propose(pending) => {
+                let nudges = self.guide.propose(pending);
+                self.fired(nudges);
+            }
+            Step::Respond {
+                response,
+                questions,
+            } => {
+                if !response.is_empty() {
+                    let nudges = self.guide.observe(&Event::assistant(response.as_str()));
+                    self.events += 1;
+                    let asked = self.agent_rows(&response, questions);
+                    self.fired(nudges);
+                    if let Some(turn) = self.session.turns.last_mut() {
+                        turn.response = response;
+                        turn.questions = Some(asked);
+                    }
+                }
+                self.rescore();
+            }
+        }
+    }
+
+    fn begin(&mut self, header: Session) {
+        self.guide = Guide::new(header.mode);
+        let mut title = header.agent.clone();
+        for part in [&header.spec_id, &header.stage].into_iter().flatten() {
+            title.push_str(" · ");
+            title.push_str(part);
+        }
+        self.session = header;
+        self.sessions += 1;
+        self.score = None;
+        self.spark.clear();
+        self.rows.push(Row::new(RowKind::Session, title));
+    }
+
+    /// Observes an event and adds its rows; `bare` events of a stream
+    /// open turns (`user`) and answer them (`assistant`).
+    fn observe(&mut self, event: Event, bare: bool) {
+        let nudges = self.guide.observe(&event);
+        self.events += 1;
+        match event {
+            Event::User { text } => {
+                let route = self.router.route(&text, &[]);
+                self.count_tier(route.classification.tier);
+                self.rows.push(Row::new(
+                    RowKind::User(route.classification.label),
+                    text.as_str(),
+                ));
+                if bare {
+                    self.session
+                        .turns
+                        .push(Turn::new(text, "").with_questions(Vec::new()));
+                }
+                self.fired(nudges);
+            }
+            Event::Assistant { text } => {
+                if bare {
+                    let asked = self.agent_rows(&text, None);
+                    self.fired(nudges);
+                    if self.session.turns.is_empty() {
+                        self.session
+                            .turns
+                            .push(Turn::new("", "").with_questions(Vec::new()));
+                    }
+                    if let Some(turn) = self.session.turns.last_mut() {
+                        if !turn.response.is_empty() {
+                            turn.response.push_str("\n\n");
+                        }
+                        turn.response.push_str(&text);
+                        turn.questions.get_or_insert_with(Vec::new).extend(asked);
+                    }
+                    self.rescore();
+                } else {
+                    self.rows.push(Row::new(RowKind::Agent, text));
+                    self.fired(nudges);
+                }
+            }
+            Event::Tool(call) => {
+                self.rows.push(Row::new(RowKind::Tool(Box::new(call)), ""));
+                self.fired(nudges);
+            }
+            Event::Nudge { text } => {
+                self.rows.push(Row::new(RowKind::Injected, text));
+                self.fired(nudges);
+            }
+            Event::Condensation => {
+                self.rows
+                    .push(Row::new(RowKind::Condensation, "context condensed"));
+                self.fired(nudges);
+            }
+            Event::Progress { kind } => {
+                self.rows.push(Row::new(RowKind::Progress, kind.as_str()));
+                self.fired(nudges);
+            }
+            other => {
+                tracing::debug!(?other, "event of a newer kind shown as progress");
+                self.rows.push(Row::new(RowKind::Progress, "event"));
+                self.fired(nudges);
+            }
+        }
+    }
+
+    /// The rows of an agent message and its questions: the host's, or
+    /// those of the message with their classified effort.
+    fn agent_rows(
+        &mut self,
+        text: &str,
+        supplied: Option<Vec<AskedQuestion>>,
+    ) -> Vec<AskedQuestion> {
+        self.rows.push(Row::new(RowKind::Agent, text));
+        let asked = match supplied {
+            Some(qs) => qs,
+            None => {
+                let context = self.session.context.as_deref();
+                let mut asked = Vec::new();
+                for seg in tact::text::extract_questions(text) {
+                    let q = seg.text(text);
+                    let r = self.effort.classify(q, context);
+                    if let Some(t) = r.tier {
+                        self.tiers[tier_index(t)] += 1;
+                    }
+                    asked.push(AskedQuestion::new(q, r.label));
+                }
+                asked
+            }
+        };
+        for q in &asked {
+            if q.effort == EffortLevel::High {
+                self.high_rows.push(self.rows.len());
+            }
+            self.rows
+                .push(Row::new(RowKind::Question(q.effort), q.text.as_str()));
+        }
+        asked
+    }
+
+    fn count_tier(&mut self, tier: Option<Tier>) {
+        if let Some(t) = tier {
+            self.tiers[tier_index(t)] += 1;
+        }
+    }
+
+    fn fired(&mut self, nudges: Vec<Nudge>) {
+        for nudge in nudges {
+            let index = self.nudges.len();
+            self.rows.push(Row::new(
+                RowKind::Guidance(index),
+                nudge.classifier.as_str(),
+            ));
+            self.nudges.push(Fired {
+                nudge,
+                row: self.rows.len() - 1,
+                reason: OnceCell::new(),
+            });
+        }
+    }
+
+    /// Scores the session so far (the scorer's own rules, once per turn's
+    /// response).
+    fn rescore(&mut self) {
+        let s = self.scorer.score(&self.session);
+        let mut questions = [0usize; 3];
+        for q in &s.questions {
+            questions[effort_index(q.effort)] += 1;
+        }
+        let mut violated: Vec<(&'static str, usize)> = Vec::new();
+        for v in &s.violations {
+            let name = v.preference.as_str();
+            match violated.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, c)) => *c += 1,
+                None => violated.push((name, 1)),
+            }
+        }
+        violated.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        self.spark.push(s.interaction);
+        self.score = Some(ScoreView {
+            profile: s.profile,
+            turns: self.session.turns.len(),
+            r_proact: s.r_proact,
+            r_pers: s.r_pers,
+            interaction: s.interaction,
+            questions,
+            violated,
+            preferences: self.session.preferences.all().len(),
+        });
+    }
+
+    // --- keys -----------------------------------------------------------
+
+    /// Handles one key: `q` quits, space pauses, arrows and pages scroll,
+    /// `n`/`N` and `h`/`H` jump to the next (previous) nudge and
+    /// high-effort question, `1`-`4` toggle panes, tab moves the focus,
+    /// `?` shows the help.
+    pub fn on_key(&mut self, key: KeyEvent) -> Action {
+        if key.kind == KeyEventKind::Release {
+            return Action::Continue;
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if self.help {
+            // Any key closes the help; q still quits.
+            self.help = false;
+            return match key.code {
+                KeyCode::Char('q') => Action::Quit,
+                KeyCode::Char('c') if ctrl => Action::Quit,
+                _ => Action::Continue,
+            };
+        }
+        match key.code {
+            KeyCode::Char('q') => return Action::Quit,
+            KeyCode::Char('c') if ctrl => return Action::Quit,
+            KeyCode::Char(' ') => self.paused = !self.paused,
+            KeyCode::Char('?') => self.help = true,
+            KeyCode::Up | KeyCode::Char('k') => self.scroll_by(-1),
+            KeyCode::Down | KeyCode::Char('j') => self.scroll_by(1),
+            KeyCode::PageUp => self.scroll_by(-(self.page_rows() as isize)),
+            KeyCode::PageDown => self.scroll_by(self.page_rows() as isize),
+            KeyCode::Home | KeyCode::Char('g') => {
+                self.top = Some(0);
+                self.cursor = None;
+            }
+            KeyCode::End | KeyCode::Char('G') => {
+                self.top = None;
+                self.cursor = None;
+                self.nudge_cursor = None;
+            }
+            KeyCode::Char('n') => self.jump_nudge(true),
+            KeyCode::Char('N') => self.jump_nudge(false),
+            KeyCode::Char('h') => self.jump_high(true),
+            KeyCode::Char('H') => self.jump_high(false),
+            KeyCode::Char(c @ '1'..='4') => {
+                let i = usize::from(c as u8 - b'1');
+                self.shown[i] = !self.shown[i];
+                if !self.shown[self.focus.index()] {
+                    self.next_focus();
+                }
+            }
+            KeyCode::Tab => self.next_focus(),
+            _ => {}
+        }
+        Action::Continue
+    }
+
+    fn page_rows(&self) -> usize {
+        self.page.get().saturating_sub(1).max(1)
+    }
+
+    /// The top row drawn for a transcript area `height` rows tall.
+    pub(crate) fn top_row(&self, height: usize) -> usize {
+        let last = self.rows.len().saturating_sub(height);
+        self.top.map_or(last, |t| t.min(last))
+    }
+
+    fn scroll_by(&mut self, delta: isize) {
+        let height = self.page.get().max(1);
+        let current = self.top_row(height);
+        let last = self.rows.len().saturating_sub(height);
+        let next = current.saturating_add_signed(delta).min(last);
+        self.top = if delta > 0 && next >= last {
+            None
+        } else {
+            Some(next)
+        };
+    }
+
+    /// Shows `row` in the middle of the transcript, highlighted.
+    fn show_row(&mut self, row: usize) {
+        self.cursor = Some(row);
+        let height = self.page.get().max(1);
+        self.top = Some(row.saturating_sub(height / 2));
+    }
+
+    fn cursor_row(&self) -> Option<usize> {
+        self.cursor
+    }
+
+    fn jump_nudge(&mut self, forward: bool) {
+        let at = self.cursor_row();
+        let index = pick(self.nudges.len(), at, forward, |i| self.nudges[i].row);
+        if let Some(i) = index {
+            self.nudge_cursor = Some(i);
+            let row = self.nudges[i].row;
+            self.show_row(row);
+        }
+    }
+
+    fn jump_high(&mut self, forward: bool) {
+        let at = self.cursor_row();
+        if let Some(i) = pick(self.high_rows.len(), at, forward, |i| self.high_rows[i]) {
+            let row = self.high_rows[i];
+            self.show_row(row);
+        }
+    }
+
+    fn next_focus(&mut self) {
+        let main = [Pane::Transcript, Pane::Guidance, Pane::Score];
+        let start = main.iter().position(|p| *p == self.focus).unwrap_or(0);
+        for k in 1..=main.len() {
+            let p = main[(start + k) % main.len()];
+            if self.shown[p.index()] {
+                self.focus = p;
+                return;
+            }
+        }
+    }
+
+    /// Whether `pane` is shown.
+    pub fn is_shown(&self, pane: Pane) -> bool {
+        self.shown[pane.index()]
+    }
+}
+
+/// The index of the next (or previous) of `len` sorted positions after
+/// (before) `at`, wrapping around; the first (last) when there is no `at`.
+fn pick(
+    len: usize,
+    at: Option<usize>,
+    forward: bool,
+    pos: impl Fn(usize) -> usize,
+) -> Option<usize> {
+    if len == 0 {
+        return None;
+    }
+    // The first index whose position is not before (forward: not at or
+    // before) `at`: a binary search over the sorted positions.
+    let first = |pred: &dyn Fn(usize) -> bool| {
+        let (mut lo, mut hi) = (0, len);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if pred(pos(mid)) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    };
+    Some(match (at, forward) {
+        (None, true) => 0,
+        (None, false) => len - 1,
+        (Some(a), true) => {
+            let i = first(&|p| p <= a);
+            if i < len { i } else { 0 }
+        }
+        (Some(a), false) => {
+            let i = first(&|p| p < a);
+            if i > 0 { i - 1 } else { len - 1 }
+        }
+    })
+}
+
+fn tier_index(t: Tier) -> usize {
+    match t {
+        Tier::Heuristic => 0,
+        Tier::Learned => 1,
+        Tier::Seed => 2,
+        _ => 3,
+    }
+}
+
+pub(crate) fn effort_index(e: EffortLevel) -> usize {
+    match e {
+        EffortLevel::Low => 0,
+        EffortLevel::Medium => 1,
+        _ => 2,
+    }
+}

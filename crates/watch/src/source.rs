@@ -1,0 +1,346 @@
+//! The input side: a thread that reads the followed file (as `tail -f`
+//! does: to its end, then whatever is appended) or stdin, turns each line
+//! into steps with a [`Reader`], and sends them in batches over a channel.
+//! The UI thread never waits on it.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+use crate::read::{Reader, Step, parse_document, steps};
+
+/// Where the session is read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Standard input, until it closes.
+    Stdin,
+    /// A file, followed as it grows (a `.json` file is one document, read
+    /// whole).
+    File(PathBuf),
+}
+
+impl Source {
+    /// The source's name in messages: the path, or `stdin`.
+    pub fn name(&self) -> String {
+        match self {
+            Source::Stdin => String::from("stdin"),
+            Source::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// What the reading thread sends.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Input {
+    /// Steps read, in order.
+    Steps(Vec<Step>),
+    /// A bad line, skipped (`SOURCE:LINE: why`).
+    Warning(String),
+    /// The input ended (stdin closed, a whole document read).
+    Ended,
+    /// Reading failed; nothing more comes.
+    Failed(String),
+}
+
+/// How often a followed file is checked for growth.
+const POLL: Duration = Duration::from_millis(100);
+/// Lines read before a batch is sent even if more follow.
+const BATCH: usize = 512;
+
+/// Starts the reading thread; it sends on `tx` (wrapped by `wrap`) until
+/// the input ends or the receiver is gone.
+pub fn spawn<M: Send + 'static>(
+    source: Source,
+    reader: Box<dyn Reader>,
+    tx: Sender<M>,
+    wrap: fn(Input) -> M,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new()
+        .name(String::from("tact-watch-read"))
+        .spawn(move || {
+            let send = |input: Input| tx.send(wrap(input)).is_ok();
+            let name = source.name();
+            let done = match &source {
+                Source::Stdin => {
+                    let stdin = std::io::stdin();
+                    follow(stdin.lock(), &name, reader, &send, None)
+                }
+                Source::File(path) => read_file(path, &name, reader, &send),
+            };
+            match done {
+                Ok(()) => {}
+                Err(e) => {
+                    let _ = send(Input::Failed(format!("{name}: {e}")));
+                }
+            }
+        })
+}
+
+fn read_file(
+    path: &Path,
+    name: &str,
+    reader: Box<dyn Reader>,
+    send: &dyn Fn(Input) -> bool,
+) -> std::io::Result<()> {
+    let file = File::open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if path.extension().is_some_and(|e| e == "json") {
+        let mut text = String::new();
+        BufReader::new(&file).read_to_string(&mut text)?;
+        if let Some(parsed) = parse_document(&text) {
+            match parsed {
+                Ok(records) => {
+                    let mut out = Vec::new();
+                    for r in records {
+                        steps(r, &mut out);
+                    }
+                    send(Input::Steps(out));
+                }
+                Err(e) => {
+                    send(Input::Warning(format!("{name}: {e}")));
+                }
+            }
+            send(Input::Ended);
+            return Ok(());
+        }
+    }
+    follow(
+        BufReader::new(File::open(path)?),
+        name,
+        reader,
+        send,
+        Some(path),
+    )
+}
+
+/// Reads lines from `input` into steps, batch by batch. With `grow`, the
+/// end of the file is not the end: it is polled for appended lines (and
+/// read again from the start if it was truncated).
+fn follow(
+    mut input: impl BufRead + Seek2,
+    name: &str,
+    mut reader: Box<dyn Reader>,
+    send: &dyn Fn(Input) -> bool,
+    grow: Option<&Path>,
+) -> std::io::Result<()> {
+    let mut buf = Vec::new();
+    let mut records = Vec::new();
+    let mut batch = Vec::new();
+    let mut lines = 0usize;
+    let mut read_since_send = 0usize;
+    let mut offset = 0u64;
+    // A first line `{` or `[` alone starts a pretty-printed document.
+    let mut document: Option<String> = None;
+    loop {
+        let n = input.read_until(b'\n', &mut buf)?;
+        offset += n as u64;
+        let complete = buf.ends_with(b"\n");
+        if n == 0 || !complete {
+            // The end for now: send what was read.
+            if !batch.is_empty() && !send(Input::Steps(std::mem::take(&mut batch))) {
+                return Ok(());
+            }
+            read_since_send = 0;
+            let Some(path) = grow else {
+                // A last line without its end of line still counts.
+                if let Some(doc) = document.take() {
+                    let mut text = doc;
+                    text.push_str(&String::from_utf8_lossy(&buf));
+                    whole(&text, name, &mut batch, send);
+                } else if !buf.is_empty() {
+                    lines += 1;
+                    line(
+                        &mut *reader,
+                        &buf,
+                        name,
+                        lines,
+                        &mut records,
+                        &mut batch,
+                        send,
+                    );
+                }
+                if !batch.is_empty() {
+                    send(Input::Steps(std::mem::take(&mut batch)));
+                }
+                send(Input::Ended);
+                return Ok(());
+            };
+            std::thread::sleep(POLL);
+            if std::fs::metadata(path).is_ok_and(|m| m.len() < offset) {
+                // Truncated: start again from the top.
+                input.rewind_to_start()?;
+                offset = 0;
+                buf.clear();
+                if !send(Input::Warning(format!("{name}: truncated; read again"))) {
+                    return Ok(());
+                }
+            }
+            continue;
+        }
+        lines += 1;
+        if let Some(doc) = &mut document {
+            // Only a closing `}` or `]` at the start of a line can end a
+            // pretty-printed document: one parse per such line.
+            let closes =
+                matches!(buf.first(), Some(b'}' | b']')) && matches!(trim(&buf), b"}" | b"]");
+            doc.push_str(&String::from_utf8_lossy(&buf));
+            buf.clear();
+            if closes && parse_document(doc).is_some() {
+                let text = std::mem::take(doc);
+                document = None;
+                whole(&text, name, &mut batch, send);
+            }
+            continue;
+        }
+        if lines == 1 && matches!(trim(&buf), b"{" | b"[") {
+            document = Some(String::from_utf8_lossy(&buf).into_owned());
+            buf.clear();
+            continue;
+        }
+        line(
+            &mut *reader,
+            &buf,
+            name,
+            lines,
+            &mut records,
+            &mut batch,
+            send,
+        );
+        buf.clear();
+        read_since_send += 1;
+        if read_since_send >= BATCH {
+            read_since_send = 0;
+            if !send(Input::Steps(std::mem::take(&mut batch))) {
+                return Ok(());
+            }
+        }
+    }
+}
+
+fn trim(b: &[u8]) -> &[u8] {
+    let start = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    let end = b
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(start, |e| e + 1);
+    b.get(start..end).unwrap_or(&[])
+}
+
+/// One line through the reader into `batch`; a bad line is a warning.
+fn line(
+    reader: &mut dyn Reader,
+    bytes: &[u8],
+    name: &str,
+    number: usize,
+    records: &mut Vec<crate::read::Record>,
+    batch: &mut Vec<Step>,
+    send: &dyn Fn(Input) -> bool,
+) {
+    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    match reader.read_line(bytes, records) {
+        Ok(()) => {
+            for r in records.drain(..) {
+                steps(r, batch);
+            }
+        }
+        Err(e) => {
+            records.clear();
+            send(Input::Warning(format!("{name}:{number}: {e}")));
+        }
+    }
+}
+
+/// A whole (pretty-printed) document into `batch`.
+fn whole(text: &str, name: &str, batch: &mut Vec<Step>, send: &dyn Fn(Input) -> bool) {
+    match parse_document(text) {
+        Some(Ok(records)) => {
+            for r in records {
+                steps(r, batch);
+            }
+        }
+        Some(Err(e)) => {
+            send(Input::Warning(format!("{name}: {e}")));
+        }
+        None => {
+            send(Input::Warning(format!(
+                "{name}: not JSON Lines nor one JSON document"
+            )));
+        }
+    }
+}
+
+/// Going back to the start of a followed file (stdin cannot).
+trait Seek2 {
+    fn rewind_to_start(&mut self) -> std::io::Result<()>;
+}
+
+impl Seek2 for BufReader<File> {
+    fn rewind_to_start(&mut self) -> std::io::Result<()> {
+        self.seek(SeekFrom::Start(0)).map(|_| ())
+    }
+}
+
+impl Seek2 for std::io::StdinLock<'_> {
+    fn rewind_to_start(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Seek2 for &[u8] {
+    fn rewind_to_start(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::Native;
+    use std::cell::RefCell;
+
+    fn read_all(text: &[u8]) -> (Vec<Step>, Vec<String>, bool) {
+        let got = RefCell::new((Vec::new(), Vec::new(), false));
+        let send = |i: Input| {
+            let mut g = got.borrow_mut();
+            match i {
+                Input::Steps(s) => g.0.extend(s),
+                Input::Warning(w) => g.1.push(w),
+                Input::Ended => g.2 = true,
+                Input::Failed(f) => g.1.push(f),
+            }
+            true
+        };
+        follow(text, "t", Box::new(Native), &send, None).unwrap();
+        got.into_inner()
+    }
+
+    #[test]
+    fn lines_become_steps_and_bad_lines_warnings() {
+        let (steps, warnings, ended) =
+            read_all(b"{\"type\":\"user\",\"text\":\"a\"}\nnope\n\n{\"type\":\"condensation\"}");
+        assert_eq!(steps.len(), 2);
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].starts_with("t:2: not valid JSON"),
+            "{warnings:?}"
+        );
+        assert!(ended);
+    }
+
+    #[test]
+    fn a_pretty_printed_session_is_read_whole() {
+        let text = b"{\n  \"agent\": \"a\",\n  \"outcome\": {\"kind\": \"build\", \"success\": true},\n  \"turns\": [{\"prompt\": \"go\", \"response\": \"ok\"}]\n}\n";
+        let (steps, warnings, _) = read_all(text);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(steps.len(), 3);
+    }
+}

@@ -1,0 +1,345 @@
+//! The integration-test binary of tact-watch: frames of a replay of the
+//! demo sessions (`fixtures/sessions/demo`) pinned by insta snapshots at
+//! several terminal sizes, including the frame where the doom loop fires,
+//! and the keys, panes, colours and redaction of the view.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Color;
+use tact_watch::read::{Native, Reader, Step, parse_document, steps};
+use tact_watch::{Action, App, Options, screen_text};
+
+fn demo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sessions/demo")
+}
+
+/// The steps of a session file, as `tact watch` reads it.
+fn file_steps(path: &Path) -> Vec<Step> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut out = Vec::new();
+    if path.extension().is_some_and(|e| e == "json") {
+        for r in parse_document(&text).unwrap().unwrap() {
+            steps(r, &mut out);
+        }
+    } else {
+        let mut reader = Native;
+        let mut records = Vec::new();
+        for line in text.lines() {
+            reader.read_line(line.as_bytes(), &mut records).unwrap();
+        }
+        for r in records {
+            steps(r, &mut out);
+        }
+    }
+    out
+}
+
+/// The demo's sessions in order: the cache spec's three agents, then the
+/// migration's (one per line).
+fn demo_steps() -> Vec<Step> {
+    let mut out = Vec::new();
+    for name in [
+        "cache/atlas.json",
+        "cache/birch.json",
+        "cache/cedar.json",
+        "migrate.jsonl",
+    ] {
+        out.extend(file_steps(&demo().join(name)));
+    }
+    out
+}
+
+fn app() -> App {
+    App::new(
+        Options::default()
+            .color(false)
+            .source("fixtures/sessions/demo"),
+    )
+    .unwrap()
+}
+
+fn frame(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| tact_watch::ui::draw(f, app)).unwrap();
+    screen_text(terminal.backend().buffer())
+}
+
+fn key(app: &mut App, code: KeyCode) -> Action {
+    app.on_key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// Replays the demo step by step up to the step where `doom_loop` fires.
+fn replay_to_doom_loop() -> App {
+    let mut app = app();
+    app.push(demo_steps());
+    while app.step_once() {
+        if app.nudges().any(|n| n.classifier == "doom_loop") {
+            return app;
+        }
+    }
+    panic!("doom_loop never fired in the demo");
+}
+
+#[test]
+fn the_doom_loop_frame_at_three_sizes() {
+    let app = replay_to_doom_loop();
+    insta::assert_snapshot!("doom_loop_120x40", frame(&app, 120, 40));
+    insta::assert_snapshot!("doom_loop_80x24", frame(&app, 80, 24));
+    // Narrow: one pane, the transcript, then the others with tab.
+    insta::assert_snapshot!("doom_loop_50x20", frame(&app, 50, 20));
+}
+
+#[test]
+fn the_whole_demo_at_three_sizes() {
+    let mut app = app();
+    app.push(demo_steps());
+    while app.step_once() {}
+    insta::assert_snapshot!("demo_end_120x40", frame(&app, 120, 40));
+    insta::assert_snapshot!("demo_end_80x24", frame(&app, 80, 24));
+    let mut narrow = Vec::new();
+    for _ in 0..3 {
+        narrow.push(frame(&app, 50, 20));
+        key(&mut app, KeyCode::Tab);
+    }
+    insta::assert_snapshot!("demo_end_50x20_tab", narrow.join("\n"));
+}
+
+/// The README's capture: cedar's session on the cache spec, whole.
+#[test]
+fn the_readme_capture() {
+    let mut app = App::new(Options::default().color(false).source("cedar.json")).unwrap();
+    app.push(file_steps(&demo().join("cache/cedar.json")));
+    while app.step_once() {}
+    app.set_source_state(tact_watch::SourceState::Ended);
+    insta::assert_snapshot!("readme_cedar_100x28", frame(&app, 100, 28));
+}
+
+#[test]
+fn the_doom_loop_nudge_names_classifier_reason_and_event() {
+    let app = replay_to_doom_loop();
+    let nudge = app.nudges().find(|n| n.classifier == "doom_loop").unwrap();
+    let screen = frame(&app, 120, 40);
+    assert!(
+        screen.contains(&format!("event {:<4}doom_loop", nudge.position)),
+        "{screen}"
+    );
+    assert!(screen.contains("nudge doom_loop: "), "{screen}");
+    // The bearer token of the looping command never shows.
+    assert!(!screen.contains("9f8e7d6c5b4a3f2e1d0cFIXTURE"), "{screen}");
+    assert!(screen.contains("[REDACTED]"), "{screen}");
+}
+
+#[test]
+fn keys_jump_scroll_toggle_pause_and_quit() {
+    let mut app = app();
+    app.push(demo_steps());
+    while app.step_once() {}
+    let _ = frame(&app, 120, 40);
+    // n: the first nudge highlighted in the transcript and the guidance pane.
+    key(&mut app, KeyCode::Char('n'));
+    let first = frame(&app, 120, 40);
+    assert!(first.contains("transcript · "), "{first}");
+    assert!(!first.contains("transcript · end"), "{first}");
+    // h: the first high-effort question.
+    key(&mut app, KeyCode::Char('h'));
+    let high = frame(&app, 120, 40);
+    assert!(high.contains("[HIGH]"), "{high}");
+    // End follows again; PgUp scrolls.
+    key(&mut app, KeyCode::End);
+    assert!(frame(&app, 120, 40).contains("transcript · end"));
+    key(&mut app, KeyCode::PageUp);
+    assert!(!frame(&app, 120, 40).contains("transcript · end"));
+    key(&mut app, KeyCode::PageDown);
+    key(&mut app, KeyCode::PageDown);
+    assert!(frame(&app, 120, 40).contains("transcript · end"));
+    // 2 and 3 hide guidance and score: the transcript takes the width.
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Char('3'));
+    let alone = frame(&app, 120, 40);
+    assert!(
+        !alone.contains("guidance ·") && !alone.contains(" score"),
+        "{alone}"
+    );
+    key(&mut app, KeyCode::Char('1'));
+    assert!(frame(&app, 120, 40).contains("every pane is hidden"));
+    for c in ['1', '2', '3', '4'] {
+        key(&mut app, KeyCode::Char(c));
+    }
+    let no_status = frame(&app, 120, 40);
+    assert!(!no_status.contains("? help"), "{no_status}");
+    key(&mut app, KeyCode::Char('4'));
+    // Space pauses: queued steps wait.
+    key(&mut app, KeyCode::Char(' '));
+    app.push(file_steps(&demo().join("cache/cedar.json")));
+    assert_eq!(app.pump(std::time::Instant::now()), 0);
+    assert!(frame(&app, 120, 40).contains("PAUSED"));
+    key(&mut app, KeyCode::Char(' '));
+    assert!(app.pump(std::time::Instant::now()) > 0);
+    // ? shows the help, any key closes it, q quits.
+    key(&mut app, KeyCode::Char('?'));
+    insta::assert_snapshot!("help_80x24", frame(&app, 80, 24));
+    assert_eq!(key(&mut app, KeyCode::Char('x')), Action::Continue);
+    assert!(!frame(&app, 80, 24).contains(" keys "));
+    assert_eq!(key(&mut app, KeyCode::Char('q')), Action::Quit);
+}
+
+#[test]
+fn colour_unless_no_color() {
+    let colours = |color: bool| {
+        let mut app = App::new(Options::default().color(color)).unwrap();
+        app.push(file_steps(&demo().join("cache/cedar.json")));
+        while app.step_once() {}
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+        terminal.draw(|f| tact_watch::ui::draw(f, &app)).unwrap();
+        let buffer = terminal.backend().buffer().clone();
+        buffer
+            .content()
+            .iter()
+            .filter(|c| c.fg != Color::Reset || c.bg != Color::Reset)
+            .count()
+    };
+    assert!(colours(true) > 0);
+    assert_eq!(colours(false), 0);
+}
+
+#[test]
+fn a_replay_steps_at_its_pace() {
+    use std::time::{Duration, Instant};
+    let mut app = App::new(Options::default().color(false).replay(Some(10.0))).unwrap();
+    app.push(file_steps(&demo().join("cache/cedar.json")));
+    let t0 = Instant::now();
+    // The first step at once, then ten a second.
+    assert_eq!(app.pump(t0), 1);
+    assert_eq!(app.pump(t0 + Duration::from_millis(50)), 0);
+    assert_eq!(app.pump(t0 + Duration::from_millis(350)), 3);
+    let before = app.queued();
+    assert!(before > 0);
+    // Everything eventually, never more than a second's worth per frame.
+    assert_eq!(app.pump(t0 + Duration::from_secs(60)), 10);
+}
+
+#[test]
+fn a_bare_stream_opens_turns_and_scores_them() {
+    let mut app = app();
+    let mut records = Vec::new();
+    let lines = [
+        r#"{"agent":"solo","outcome":{"kind":"build","success":true},"preferences":{"format":["one_question"]}}"#,
+        r#"{"type":"user","text":"Add a retry to the upload client."}"#,
+        r#"{"type":"tool","name":"read_file","params":{"path":"src/upload.rs"}}"#,
+        r#"{"type":"assistant","text":"Should retries back off exponentially? And which status codes count as transient in production?"}"#,
+        "not json",
+    ];
+    let mut warnings = 0;
+    for l in lines {
+        if Native.read_line(l.as_bytes(), &mut records).is_err() {
+            warnings += 1;
+            app.warn(String::from("t:5: not valid JSON"));
+        }
+    }
+    for r in records {
+        app.ingest(r);
+    }
+    assert_eq!(warnings, 1);
+    let screen = frame(&app, 120, 30);
+    assert!(screen.contains("session solo"), "{screen}");
+    assert!(
+        screen.contains("[CODE_GENERATION]")
+            || screen.contains("[RETRIEVAL]")
+            || screen.contains("[CONVERSATIONAL]"),
+        "{screen}"
+    );
+    assert!(screen.contains("violated one_question ×1"), "{screen}");
+    assert!(screen.contains("score · spec · turn 1"), "{screen}");
+    assert!(
+        screen.contains("1 skipped: t:5: not valid JSON"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn tiny_and_odd_sizes_never_panic() {
+    let app = replay_to_doom_loop();
+    for (w, h) in [
+        (1, 1),
+        (2, 3),
+        (10, 2),
+        (20, 5),
+        (71, 11),
+        (72, 12),
+        (300, 5),
+        (5, 200),
+    ] {
+        let _ = frame(&app, w, h);
+    }
+    let empty = App::new(Options::default()).unwrap();
+    assert!(frame(&empty, 80, 24).contains("waiting for events"));
+}
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lines near the format: events of every type with odd fields, bad
+    /// JSON, sessions, proposals, arbitrary bytes.
+    fn line() -> impl Strategy<Value = Vec<u8>> {
+        prop_oneof![
+            any::<Vec<u8>>(),
+            ".{0,80}".prop_map(String::into_bytes),
+            (
+                prop_oneof![
+                    Just("user"),
+                    Just("assistant"),
+                    Just("tool"),
+                    Just("nudge"),
+                    Just("progress"),
+                    Just("condensation")
+                ],
+                ".{0,60}",
+                any::<bool>()
+            )
+                .prop_map(|(t, text, ok)| {
+                    serde_json::json!({"type": t, "text": text, "name": text, "ok": ok, "output": text})
+                        .to_string()
+                        .into_bytes()
+                }),
+            ".{0,40}".prop_map(|text| serde_json::json!({"pending": [{"name": text, "params": {"password": text}}]}).to_string().into_bytes()),
+            ".{0,40}".prop_map(|text| serde_json::json!({"agent": "a", "outcome": {"kind": "build", "success": true}, "turns": [{"prompt": text, "response": format!("{text}?")}]}).to_string().into_bytes()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn any_lines_any_keys_any_size(
+            lines in proptest::collection::vec(line(), 0..24),
+            keys in proptest::collection::vec(prop_oneof![
+                Just(KeyCode::Char('n')), Just(KeyCode::Char('h')), Just(KeyCode::Char('N')),
+                Just(KeyCode::Char('H')), Just(KeyCode::PageUp), Just(KeyCode::PageDown),
+                Just(KeyCode::Up), Just(KeyCode::Down), Just(KeyCode::Tab), Just(KeyCode::Home),
+                Just(KeyCode::End), Just(KeyCode::Char('2')), Just(KeyCode::Char('?')),
+            ], 0..12),
+            width in 1u16..140,
+            height in 1u16..50,
+        ) {
+            let mut app = App::new(Options::default().color(false)).unwrap();
+            let mut records = Vec::new();
+            for l in &lines {
+                if Native.read_line(l, &mut records).is_err() {
+                    app.warn(String::from("bad line"));
+                }
+            }
+            for r in records {
+                app.ingest(r);
+            }
+            for k in keys {
+                let _ = frame(&app, width, height);
+                key(&mut app, k);
+            }
+            let _ = frame(&app, width, height);
+        }
+    }
+}
