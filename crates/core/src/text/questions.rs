@@ -569,11 +569,19 @@ const PLEASE_NOT_ASKING: &[&str] = &[
 fn asks_user(sentence: &str) -> bool {
     let head = head_of(sentence);
     let t = sentence.trim_end();
-    if t.ends_with(':') && opens_with(&head, ASKING_LEAD_INS) {
+    if t.trim_end_matches(['*', '_']).ends_with(':') && opens_with(&head, ASKING_LEAD_INS) {
         return true;
     }
     if head.starts_with("please ") && !PLEASE_NOT_ASKING.iter().any(|p| head.starts_with(p)) {
         return true;
+    }
+    // "If so, please specify which ones.", "To finish the audit, please
+    // add the schema files:": a request after a leading clause.
+    if let Some((_, rest)) = head.split_once(", please ") {
+        let rest = format!("please {rest}");
+        if !PLEASE_NOT_ASKING.iter().any(|p| rest.starts_with(p)) {
+            return true;
+        }
     }
     // Only the first 400 bytes are searched: a request sits in a sentence
     // of ordinary length, and a long one stays linear.
@@ -582,8 +590,15 @@ fn asks_user(sentence: &str) -> bool {
     // "tell me" asks in lower case or opening the sentence, not as a
     // product's name ("the Tell Me search").
     ASKS_INSIDE.iter().any(|p| lower.contains(p))
-        || t[..end].contains("tell me")
         || head.starts_with("tell me")
+        || t[..end].match_indices("tell me").any(|(at, _)| {
+            let before = t[..at].trim_end();
+            before.is_empty()
+                || before.ends_with([',', ';', ':'])
+                || ["and", "please", "then", "just"]
+                    .iter()
+                    .any(|w| before.ends_with(w))
+        })
 }
 
 /// Whether the sentence, past a list marker, is wholly inline code or a
@@ -613,7 +628,18 @@ fn is_wrapped_code_or_quote(sentence: &str) -> bool {
 /// help, a closing that needs no answer ("Would you like me to help with
 /// anything else?").
 fn is_generic_offer(head: &str) -> bool {
-    (head.contains("anything else") || head.contains("any other questions"))
+    [
+        "anything else",
+        "any other questions",
+        "any other changes",
+        "any other adjustments",
+        "any further changes",
+        "any further adjustments",
+        "any additional changes",
+        "any other modifications",
+    ]
+    .iter()
+    .any(|p| head.contains(p))
         && !head.contains(" or ")
 }
 
@@ -678,7 +704,10 @@ pub fn find_questions(message: &str) -> Questions {
                 .get(s.end..n.start)
                 .is_some_and(|gap| gap.matches('\n').count() < 2)
         });
-        let why = if super::sentences::starts_heading(trimmed) && !addresses_user(&head) {
+        let why = if super::sentences::starts_heading(trimmed)
+            && !addresses_user(&head)
+            && !asks_user(text)
+        {
             Some(Dropped::Heading)
         } else if is_wrapped_code_or_quote(trimmed) || trimmed.starts_with('>') {
             Some(Dropped::Quotation)
@@ -693,11 +722,18 @@ pub fn find_questions(message: &str) -> Questions {
         ) || is_generic_offer(&head)
         {
             Some(Dropped::Closing)
-        } else if let Some(n) = next_in_paragraph {
+        } else if let Some(n) = next_in_paragraph.or(next.filter(|_| !addresses_user(&head))) {
             let next_head = head_of(n.text(message));
             let next_text = n.text(message);
+            let same_paragraph = next_in_paragraph.is_some();
             if is_question(next_text) {
                 None
+            } else if !same_paragraph {
+                // Across a paragraph break only the agent's next step
+                // ("Shall we run the linters?\n\nRunning them now.") makes
+                // the question its own.
+                (opens_with(&next_head, PURSUIT_OPENERS) && !next_head.starts_with("let me know"))
+                    .then_some(Dropped::SelfPursued)
             } else if opens_with(&next_head, ANSWER_OPENERS)
                 && !addresses_user(&head)
                 && !offers_yes_or_no(&next_head)
@@ -732,7 +768,7 @@ pub fn find_questions(message: &str) -> Questions {
         // A lead-in ending in a colon whose list items ask ("Would you
         // like me to:\n1. Refine it?\n2. Start over?"): the items are the
         // questions.
-        if text.trim_end().ends_with(':')
+        if text.trim_end().trim_end_matches(['*', '_']).ends_with(':')
             && sentences.get(i).is_some_and(|n| {
                 !n.is_code && starts_list_item(n.text(message)) && is_question(n.text(message))
             })
