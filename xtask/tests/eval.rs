@@ -617,3 +617,65 @@ fn no_dev_text_repeats_a_train_or_calibration_text() {
         found.join("\n")
     );
 }
+
+/// The `questions` task: precision, recall and F1 over all questions, per
+/// group, what each message missed and found wrongly, the JSON contract
+/// and the F1 gate.
+#[test]
+fn questions_report_json_errors_and_gate() {
+    let path = data("questions_small.jsonl");
+    let o = xtask(&[
+        "eval",
+        "--task",
+        "questions",
+        "--dataset",
+        &path,
+        "--no-timing",
+        "--group",
+        "source",
+        "--errors",
+        "5",
+    ]);
+    assert!(o.status.success());
+    let text = stdout(&o).replace(&path, "questions_small.jsonl");
+    insta::assert_snapshot!(text);
+    let o = xtask(&[
+        "eval",
+        "--task",
+        "questions",
+        "--dataset",
+        &path,
+        "--json",
+        "--no-timing",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (
+            v["gold"].as_u64(),
+            v["found"].as_u64(),
+            v["matched"].as_u64()
+        ),
+        (Some(5), Some(4), Some(4))
+    );
+    assert!((v["f1"].as_f64().unwrap() - 8.0 / 9.0).abs() < 1e-9, "{v}");
+    let fail = xtask(&[
+        "eval",
+        "--task",
+        "questions",
+        "--dataset",
+        &path,
+        "--min-f1",
+        "0.95",
+    ]);
+    assert_eq!(fail.status.code(), Some(1));
+    let pass = xtask(&[
+        "eval",
+        "--task",
+        "questions",
+        "--dataset",
+        &path,
+        "--min-f1",
+        "0.85",
+    ]);
+    assert!(pass.status.success());
+}

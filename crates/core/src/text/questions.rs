@@ -545,6 +545,17 @@ const ASKS_INSIDE: &[&str] = &[
     "dime ",
 ];
 
+/// The words without which a sentence asks nothing by [`asks_user`]'s
+/// request rules, compiled once (ASCII case ignored; `None` only if the
+/// automaton could not be built, and then every sentence is read whole).
+static REQUEST_WORDS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
+    std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(ASKS_INSIDE.iter().copied().chain(["please", "tell me"]))
+            .ok()
+    });
+
 /// Requests that open with "please" and a verb asking the user to act or
 /// answer ("Please run the command again."): every "please" but these.
 const PLEASE_NOT_ASKING: &[&str] = &[
@@ -567,8 +578,20 @@ const PLEASE_NOT_ASKING: &[&str] = &[
 /// let me know what happens.", "Me avise e eu implemento!"). Conventional
 /// closings are left to [`find_questions`]' closing rule.
 fn asks_user(sentence: &str) -> bool {
-    let head = head_of(sentence);
     let t = sentence.trim_end();
+    // Only the first 400 bytes are searched: a request sits in a sentence
+    // of ordinary length, and a long one stays linear.
+    let end = t.char_indices().nth(400).map_or(t.len(), |(i, _)| i);
+    // Most sentences have none of the words a request needs: they cost one
+    // automaton pass and no allocation.
+    if !t.trim_end_matches(['*', '_']).ends_with(':')
+        && !REQUEST_WORDS
+            .as_ref()
+            .is_none_or(|words| words.is_match(&t[..end]))
+    {
+        return false;
+    }
+    let head = head_of(sentence);
     if t.trim_end_matches(['*', '_']).ends_with(':') && opens_with(&head, ASKING_LEAD_INS) {
         return true;
     }
@@ -583,9 +606,6 @@ fn asks_user(sentence: &str) -> bool {
             return true;
         }
     }
-    // Only the first 400 bytes are searched: a request sits in a sentence
-    // of ordinary length, and a long one stays linear.
-    let end = t.char_indices().nth(400).map_or(t.len(), |(i, _)| i);
     let lower = t[..end].to_lowercase().replace('\u{2019}', "'");
     // "tell me" asks in lower case or opening the sentence, not as a
     // product's name ("the Tell Me search").
