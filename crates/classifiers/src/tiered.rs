@@ -15,7 +15,7 @@
 //!    when the builder was given one) comes last: a decision whose
 //!    confidence is below its threshold, and that no contract rule fixed,
 //!    is put to the model with the task's prompt ([`Cues::prompt`]); its
-//!    answer replaces the decision (tier `model`), and any failure keeps
+//!    answer replaces the decision (tier `llm`), and any failure keeps
 //!    the decision (fail-open).
 //!
 //! Every decision leaves here naming the tier that took it.
@@ -279,7 +279,7 @@ fn named<C: Cues>(mut decision: C::Decision, tier: Tier) -> C::Decision {
 }
 
 /// Puts an unsure decision to the model-backed tier: its answer replaces
-/// the decision (tier `model`, naming the model, the earlier decision's
+/// the decision (tier `llm`, naming the model, the earlier decision's
 /// reasons kept when both agree); without one, the decision stands.
 #[cold]
 #[inline(never)]

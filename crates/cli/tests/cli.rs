@@ -1085,7 +1085,7 @@ fn effort_with_llm_names_the_tier_and_the_model_in_json() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_str(out(&o).trim()).unwrap();
     assert_eq!(v["label"], "high");
-    assert_eq!(v["tier"], "model");
+    assert_eq!(v["tier"], "llm");
     assert_eq!(v["tier_model"], "qwen2.5:3b");
     assert!(
         o.stderr.is_empty(),

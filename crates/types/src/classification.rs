@@ -44,7 +44,8 @@ pub enum Tier {
     /// The design documents' baseline procedure (the `seed` strategy).
     Seed,
     /// A model-backed tier after the learned one: a language model asked
-    /// about what the cheaper tiers left unsure.
+    /// about what the cheaper tiers left unsure (written `llm`).
+    #[serde(rename = "llm", alias = "model")]
     Model,
 }
 
@@ -55,7 +56,7 @@ impl Tier {
             Tier::Heuristic => "heuristic",
             Tier::Learned => "learned",
             Tier::Seed => "seed",
-            Tier::Model => "model",
+            Tier::Model => "llm",
         }
     }
 }

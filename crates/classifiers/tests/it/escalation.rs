@@ -98,7 +98,7 @@ fn an_unsure_effort_decision_is_put_to_the_model_which_names_itself() {
     assert_eq!(labels, ["low", "medium", "high"]);
     assert!(prompt.contains("Tabs or spaces?") && prompt.contains("the spec says tabs"));
     let json = serde_json::to_value(&r).unwrap();
-    assert_eq!(json["tier"], "model");
+    assert_eq!(json["tier"], "llm");
     assert_eq!(json["tier_model"], "stand-in");
 }
 
