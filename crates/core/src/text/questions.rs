@@ -687,14 +687,30 @@ fn why_not_a_question(sentence: &str) -> Dropped {
 /// Finds the questions an agent's message asks its user, and says of
 /// every other question-like sentence why it is not one.
 ///
-/// A sentence is a candidate when [`is_question`] accepts it. It is not a
-/// question to the user when it is a heading or quoted (`>`), a
-/// conventional closing ("Let me know if you need anything else!"), a
-/// reported question ("You asked whether ..."), or the agent's own: the
+/// A sentence is a candidate when [`is_question`] accepts it or when it
+/// asks the user without a mark: a request ("Please run it again.", "If
+/// so, please specify which ones."), a reply asked for inside it ("Try it
+/// and let me know what happens."), or a lead-in before its options
+/// ("Would you like me to:"). It is not a question to the user when it is
+/// a heading that does not address the user, quoted (`>`, or wholly in
+/// backticks or quotes), a conventional closing or an open-ended offer
+/// ("Let me know if you need anything else!", "Would you like help with
+/// anything else?"), a reported question ("You asked whether ..."), a
+/// lead-in whose listed items are the questions, or the agent's own: the
 /// next sentence of its paragraph answers it ("Yes, it is.") or the agent
-/// goes on to pursue it ("Let me check the logs."). Sentences in fenced
-/// code are never questions; a `?` inside inline code, a link or a
+/// goes on to pursue it ("Let me check the logs.", also after a paragraph
+/// break when the question does not address the user). Sentences in
+/// fenced code are never questions; a `?` inside inline code, a link or a
 /// quotation makes none. Linear in the message's length.
+///
+/// ```
+/// use tact_core::text::{Dropped, find_questions};
+///
+/// let m = "Is the cache enabled? Yes, it is.\n\nShould I raise the pool size?";
+/// let q = find_questions(m);
+/// assert_eq!(q.kept[0].sentence.text(m), "Should I raise the pool size?");
+/// assert_eq!(q.dropped[0].why, Dropped::SelfAnswered);
+/// ```
 pub fn find_questions(message: &str) -> Questions {
     let sentences = split_sentences(message);
     let mut out = Questions::default();
