@@ -815,6 +815,17 @@ pub fn find_questions(message: &str) -> Questions {
             });
             continue;
         }
+        // A parenthesis right after the question on its line belongs to its
+        // sentence ("Refine the diagram? (e.g. add detail)", "Continue?
+        // (y/n)"); what a classifier reads stays the question and its
+        // options.
+        let parenthesis = sentences.get(i).filter(|p| {
+            !p.is_code
+                && p.text(message).starts_with('(')
+                && message
+                    .get(s.end..p.start)
+                    .is_some_and(|gap| !gap.contains('\n'))
+        });
         let mut with_options = s;
         if !starts_list_item(text) {
             while i < sentences.len()
@@ -837,6 +848,9 @@ pub fn find_questions(message: &str) -> Questions {
         });
         // A heading's marks are not part of its question.
         let mut sentence = s;
+        if let Some(p) = parenthesis {
+            sentence.end = p.end;
+        }
         if trimmed.starts_with('#') {
             let body = text.trim_start_matches(|c: char| {
                 c == '#' || c.is_whitespace() || !(c.is_alphanumeric() || "*_`¿\"'(".contains(c))

@@ -457,17 +457,6 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
         if closed_quote && next_word.is_some_and(char::is_lowercase) {
             continue;
         }
-        // A parenthesis right after a question or an exclamation on the
-        // same line belongs to it ("Refine the diagram? (e.g. add
-        // detail)", "Continue? (y/n)").
-        if matches!(c, '?' | '!' | '？' | '！')
-            && next_word == Some('(')
-            && !text[end..]
-                .trim_start_matches([' ', '\t'])
-                .starts_with('\n')
-        {
-            continue;
-        }
         if c == '.' || c == '…' {
             let ends = if c == '.' && text[pos..end].starts_with("...") {
                 // "2019, 2020, ... 2024": a list goes on.
