@@ -235,13 +235,7 @@ pub struct ModelLatency {
 /// The p50, p90 and p99 of model call times.
 pub fn model_latency(samples: &mut [u64]) -> ModelLatency {
     samples.sort_unstable();
-    let pick = |q: f64| -> u64 {
-        if samples.is_empty() {
-            return 0;
-        }
-        let rank = (q * samples.len() as f64).ceil() as usize;
-        samples[rank.clamp(1, samples.len()) - 1]
-    };
+    let pick = |q| nearest_rank(samples, q);
     ModelLatency {
         p50: pick(0.50),
         p90: pick(0.90),
@@ -320,16 +314,20 @@ pub fn score(labels: &[&str], gold: &[usize], pred: &[usize]) -> (f64, f64, PerC
     )
 }
 
+/// The nearest-rank `q` percentile of sorted samples (0 when there are
+/// none).
+fn nearest_rank(sorted: &[u64], q: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
 /// Nearest-rank percentiles of the samples (0 when there are none).
 pub fn latency(samples: &mut [u64]) -> Latency {
     samples.sort_unstable();
-    let pick = |q: f64| -> u64 {
-        if samples.is_empty() {
-            return 0;
-        }
-        let rank = (q * samples.len() as f64).ceil() as usize;
-        samples[rank.clamp(1, samples.len()) - 1]
-    };
+    let pick = |q| nearest_rank(samples, q);
     Latency {
         p50: pick(0.50),
         p95: pick(0.95),

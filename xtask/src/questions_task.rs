@@ -327,25 +327,12 @@ pub fn render(reports: &[Report], timing: bool, errors: Option<usize>) -> String
     for r in reports {
         if !r.groups.is_empty() {
             let _ = writeln!(out, "\n  questions / {}", r.strategy);
-            let width = r
+            let rows: Vec<(&str, usize, Vec<f64>)> = r
                 .groups
                 .iter()
-                .map(|g| g.group.len())
-                .max()
-                .unwrap_or(5)
-                .clamp(5, 60);
-            let _ = writeln!(
-                out,
-                "    {:<width$} {:>5} {:>9} {:>9} {:>9}",
-                "group", "n", "precision", "recall", "F1"
-            );
-            for g in &r.groups {
-                let _ = writeln!(
-                    out,
-                    "    {:<width$} {:>5} {:>9.3} {:>9.3} {:>9.3}",
-                    g.group, g.n, g.precision, g.recall, g.f1
-                );
-            }
+                .map(|g| (g.group.as_str(), g.n, vec![g.precision, g.recall, g.f1]))
+                .collect();
+            crate::report::group_table(&mut out, &["precision", "recall", "F1"], &rows);
         }
         if let Some(max) = errors {
             let _ = writeln!(

@@ -7,26 +7,36 @@ use crate::metrics::Run;
 
 /// Appends the per-group table of `--group FIELD` (nothing without groups).
 pub fn render_groups(out: &mut String, groups: &[crate::metrics::GroupRun]) {
-    if groups.is_empty() {
+    let rows: Vec<(&str, usize, Vec<f64>)> = groups
+        .iter()
+        .map(|g| (g.group.as_str(), g.n, vec![g.accuracy, g.macro_f1]))
+        .collect();
+    group_table(out, &["accuracy", "macro-F1"], &rows);
+}
+
+/// Appends a per-group table: the group, its n and one column per
+/// figure (nothing without rows).
+pub fn group_table(out: &mut String, figures: &[&str], rows: &[(&str, usize, Vec<f64>)]) {
+    if rows.is_empty() {
         return;
     }
-    let width = groups
+    let width = rows
         .iter()
-        .map(|g| g.group.len())
+        .map(|r| r.0.len())
         .max()
         .unwrap_or(5)
         .clamp(5, 60);
-    let _ = writeln!(
-        out,
-        "    {:<width$} {:>5} {:>9} {:>9}",
-        "group", "n", "accuracy", "macro-F1"
-    );
-    for g in groups {
-        let _ = writeln!(
-            out,
-            "    {:<width$} {:>5} {:>9.3} {:>9.3}",
-            g.group, g.n, g.accuracy, g.macro_f1
-        );
+    let _ = write!(out, "    {:<width$} {:>5}", "group", "n");
+    for f in figures {
+        let _ = write!(out, " {f:>9}");
+    }
+    out.push('\n');
+    for (group, n, values) in rows {
+        let _ = write!(out, "    {group:<width$} {n:>5}");
+        for v in values {
+            let _ = write!(out, " {v:>9.3}");
+        }
+        out.push('\n');
     }
 }
 
