@@ -6,15 +6,149 @@
 //! ran, the edits it applied or rejected, commits), and every other line
 //! is the agent's reply. Aider's actions become tool calls: `Running CMD`
 //! a `shell` call, `Applied edit to FILE` an `edit`, `Commit HASH MSG` a
-//! `git_commit`; an edit aider rejects (`The LLM did not conform to the
-//! edit format`, `SEARCH/REPLACE block failed to match`) is a failed
-//! `edit`. Aider records no exit status or output for the commands it
-//! runs, so a `shell` call is never known to fail. `<thinking-content-…>`
-//! blocks are the model's reasoning, not its reply: they are dropped.
+//! `git_commit`; an edit aider rejects is a failed `edit` whose output is
+//! aider's report (see `Rejected`). Aider records no exit status or
+//! output for the commands it runs, so a `shell` call is never known to
+//! fail. `<thinking-content-…>` blocks are the model's reasoning, not its
+//! reply: they are dropped.
 //!
-//! A `>` line inside a reply (a Markdown quote) reads as aider's output.
+//! A `> ` line inside a reply (a Markdown quote) reads as aider's output;
+//! a line opening with `>>` (a `>>>>>>> REPLACE` marker) is the reply's.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use super::{LogMeta, Sink};
+
+/// The first line of aider's report of edits that did not apply.
+static FAILED_HEADER: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"^# [0-9]+ SEARCH/REPLACE blocks? failed to match!").ok());
+
+/// A failed block's file, in aider's report.
+static FAILED_PATH: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(
+        r"^## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in (.+)$",
+    )
+    .ok()
+});
+
+/// Whether `pattern` (compiled once) matches `text`.
+fn is_match(pattern: &LazyLock<Option<Regex>>, text: &str) -> bool {
+    pattern.as_ref().is_some_and(|r| r.is_match(text))
+}
+
+/// Aider's own output: a line opening with `>` then white space or
+/// nothing (`> Applied edit to …`, `>  `), its text trimmed. A line
+/// opening with `>>` (a `>>>>>>> REPLACE` marker) is not.
+fn quoted(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix('>')?;
+    (rest.is_empty() || rest.starts_with(char::is_whitespace)).then(|| rest.trim())
+}
+
+/// What a line does to a report being read.
+enum Step {
+    /// The line belongs to the report.
+    Kept,
+    /// The report ended with this line.
+    EndedWith,
+    /// The report ended before this line, which is read as usual.
+    EndedBefore,
+}
+
+/// An edit aider rejected, read until its report ends. Aider writes its
+/// report's first line as its own output (`> The LLM did not conform to
+/// the edit format.`, a link, `> # 1 SEARCH/REPLACE block failed to
+/// match!`) and the rest unquoted: per failed block a
+/// `## SearchReplaceNoExactMatch: … lines in FILE` line, the block, maybe
+/// `Did you mean to match some of these actual lines from FILE?` and a
+/// fenced excerpt; then `The SEARCH section must exactly match …`, and,
+/// when other blocks applied, `# The other N … were applied successfully.`
+/// up to `Just reply with fixed versions of the block above that failed
+/// to match.` A malformed reply's report (the reply up to the fault) ends
+/// with its `^^^ ` line. The report also ends at aider's next output line,
+/// a user message or a new chat (outside the blocks and fences it
+/// quotes), or the end of the log.
+#[derive(Debug, Default)]
+struct Rejected {
+    lines: Vec<String>,
+    paths: Vec<String>,
+    /// The report's first line was read; unquoted lines follow.
+    seen_first: bool,
+    in_block: bool,
+    in_fence: bool,
+    /// After `The SEARCH section must exactly match`: the report ends
+    /// unless `# The other …` follows.
+    tail: bool,
+}
+
+impl Rejected {
+    fn take(&mut self, line: &str) -> Step {
+        if line.starts_with("# aider chat started at ") {
+            return Step::EndedBefore;
+        }
+        if let Some(out) = quoted(line).filter(|_| !self.in_block && !self.in_fence) {
+            if self.seen_first {
+                return Step::EndedBefore;
+            }
+            if !out.is_empty() && !out.starts_with("https://aider.chat/docs/") {
+                self.seen_first = true;
+                self.lines.push(out.to_owned());
+            }
+            return Step::Kept;
+        }
+        if !self.seen_first {
+            return Step::EndedBefore;
+        }
+        let t = line.trim_end();
+        if t.starts_with("^^^ ") {
+            self.lines.push(t.to_owned());
+            return Step::EndedWith;
+        }
+        if self.in_block {
+            self.in_block = !t.starts_with(">>>>>>> REPLACE");
+        } else if self.in_fence {
+            self.in_fence = !t.trim_start().starts_with("```");
+        } else if (self.tail && !t.is_empty() && !t.starts_with("# The other "))
+            || t.starts_with("####")
+        {
+            // The agent's reply after a report with no block applied, or
+            // a user message.
+            return Step::EndedBefore;
+        } else if t.starts_with("Just reply with fixed versions of the") {
+            self.lines.push(t.to_owned());
+            return Step::EndedWith;
+        } else if t.starts_with("The SEARCH section must exactly match") {
+            self.tail = true;
+        } else if t.starts_with("# The other ") {
+            self.tail = false;
+        } else if t.starts_with("<<<<<<< SEARCH") {
+            self.in_block = true;
+        } else if t.starts_with("```") {
+            self.in_fence = true;
+        } else if let Some(path) = FAILED_PATH
+            .as_ref()
+            .and_then(|r| r.captures(t))
+            .and_then(|c| c.get(1))
+        {
+            let path = path.as_str().trim();
+            if !self.paths.iter().any(|p| p == path) {
+                self.paths.push(path.to_owned());
+            }
+        }
+        self.lines.push(t.to_owned());
+        Step::Kept
+    }
+
+    /// The failed call's parameters: the file, or files, it names.
+    fn params(&self) -> serde_json::Value {
+        match self.paths.as_slice() {
+            [] => serde_json::json!({}),
+            [one] => serde_json::json!({ "path": one }),
+            many => serde_json::json!({ "paths": many }),
+        }
+    }
+}
 
 /// Whether a file's start looks like an Aider chat history.
 pub(crate) fn looks_like(head: &str) -> bool {
@@ -31,6 +165,8 @@ pub(crate) struct State {
     reply: Vec<String>,
     in_thinking: bool,
     calls: u64,
+    /// An edit aider rejected, its report still being read.
+    rejected: Option<Rejected>,
 }
 
 impl State {
@@ -76,8 +212,27 @@ impl State {
         sink.asm.result(&id, output, ok);
     }
 
+    /// Ends the report of a rejected edit: a failed `edit` call.
+    fn close_rejected(&mut self, sink: &mut Sink) {
+        if let Some(r) = self.rejected.take() {
+            let output = r.lines.join("\n");
+            self.tool(sink, "edit", r.params(), output.trim(), false);
+        }
+    }
+
     pub(crate) fn line(&mut self, raw: &str, sink: &mut Sink) {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if let Some(r) = &mut self.rejected {
+            match r.take(line) {
+                Step::Kept => return,
+                Step::EndedWith => {
+                    sink.records += 1;
+                    self.close_rejected(sink);
+                    return;
+                }
+                Step::EndedBefore => self.close_rejected(sink),
+            }
+        }
         if let Some(time) = line.strip_prefix("# aider chat started at ") {
             self.flush_user(sink);
             self.flush_reply(sink);
@@ -93,9 +248,8 @@ impl State {
             return;
         }
         self.flush_user(sink);
-        if let Some(out) = line.strip_prefix('>') {
+        if let Some(out) = quoted(line) {
             self.flush_reply(sink);
-            let out = out.trim();
             self.output(out, sink);
             return;
         }
@@ -147,10 +301,18 @@ impl State {
                 "",
                 true,
             );
-        } else if out.starts_with("The LLM did not conform to the edit format")
-            || (out.contains("SEARCH/REPLACE block") && out.contains("failed to match"))
-        {
-            self.tool(sink, "edit", serde_json::json!({}), out, false);
+        } else if out.starts_with("The LLM did not conform to the edit format") {
+            self.rejected = Some(Rejected {
+                lines: vec![out.to_owned()],
+                ..Rejected::default()
+            });
+        } else if is_match(&FAILED_HEADER, out) {
+            // A report with no lead line of its own.
+            self.rejected = Some(Rejected {
+                lines: vec![out.to_owned()],
+                seen_first: true,
+                ..Rejected::default()
+            });
         } else if let Some(cwd) = out.strip_prefix("Git working dir: ") {
             LogMeta::set_once(&mut sink.meta.cwd, Some(cwd.trim()));
         } else {
@@ -159,7 +321,151 @@ impl State {
     }
 
     pub(crate) fn end(&mut self, sink: &mut Sink) {
+        self.close_rejected(sink);
         self.flush_user(sink);
         self.flush_reply(sink);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Format, import_text};
+    use tact_types::trajectory::{Event, ToolCall};
+
+    /// The tool calls and agent messages of a history, in order.
+    fn read(text: &str) -> (Vec<ToolCall>, Vec<String>) {
+        let log = import_text(Format::Aider, text, "h.md").unwrap();
+        let mut calls = Vec::new();
+        let mut said = Vec::new();
+        for t in &log.turns {
+            for e in &t.events {
+                match e {
+                    Event::Tool(c) => calls.push(c.clone()),
+                    Event::Assistant { text } => said.push(text.clone()),
+                    _ => {}
+                }
+            }
+            if !t.response.is_empty() {
+                said.push(t.response.clone());
+            }
+        }
+        (calls, said)
+    }
+
+    const HEAD: &str = "# aider chat started at 2025-06-02 14:29:21\n\n#### reorder the lists\n\nHere are the blocks:\n\n```markdown\nA.md\n<<<<<<< SEARCH\n- a\n=======\n- b\n>>>>>>> REPLACE\n```\n\n";
+
+    #[test]
+    fn a_block_that_failed_to_match_is_a_failed_edit_with_aider_s_report() {
+        let text = format!(
+            "{HEAD}> Tokens: 1k sent.  \n> The LLM did not conform to the edit format.  \n\
+             > https://aider.chat/docs/troubleshooting/edit-errors.html  \n\
+             > # 1 SEARCH/REPLACE block failed to match!\n\n\
+             ## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in A.md\n\
+             <<<<<<< SEARCH\n> a quote\n#### not a prompt\n=======\n> b quote\n>>>>>>> REPLACE\n\n\
+             Did you mean to match some of these actual lines from A.md?\n\n```\n> a  quote\n```\n\n\
+             The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc\n\n\
+             # The other 1 SEARCH/REPLACE block were applied successfully.\nDon't re-send them.\n\
+             Just reply with fixed versions of the block above that failed to match.  \n\
+             > Commit 1619e93 docs: Reorder lists\n\nThe block failed. Shall I retry?\n"
+        );
+        let (calls, said) = read(&text);
+        let names: Vec<(&str, bool)> = calls.iter().map(|c| (c.name.as_str(), c.ok)).collect();
+        assert_eq!(names, [("edit", false), ("git_commit", true)]);
+        let edit = &calls[0];
+        assert_eq!(edit.params, serde_json::json!({ "path": "A.md" }));
+        let out = edit.output.as_str().unwrap();
+        assert!(out.starts_with("The LLM did not conform to the edit format.\n# 1 SEARCH/REPLACE block failed to match!"), "{out}");
+        assert!(
+            out.contains("#### not a prompt\n=======\n> b quote\n>>>>>>> REPLACE"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Did you mean to match some of these actual lines from A.md?"),
+            "{out}"
+        );
+        assert!(out.ends_with("that failed to match."), "{out}");
+        // The reply keeps its `>>>>>>> REPLACE` line; the report is no reply.
+        assert!(said[0].contains("- b\n>>>>>>> REPLACE\n```"), "{said:?}");
+        assert_eq!(said[1], "The block failed. Shall I retry?");
+        assert!(!said.iter().any(|s| s.contains("Did you mean")), "{said:?}");
+    }
+
+    #[test]
+    fn a_report_with_no_block_applied_ends_where_the_agent_s_reply_begins() {
+        let text = format!(
+            "{HEAD}> The LLM did not conform to the edit format.  \n> # 2 SEARCH/REPLACE blocks failed to match!\n\n\
+             ## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in A.md\n\
+             <<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n\n\
+             ## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in b\\B.md\n\
+             <<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n\n\
+             The SEARCH section must exactly match an existing block of lines including all white space, comments, indentation, docstrings, etc  \n\n\
+             That section does not exist. Did you add the current file?\n"
+        );
+        let (calls, said) = read(&text);
+        assert_eq!(calls.len(), 1);
+        assert!(!calls[0].ok);
+        assert_eq!(
+            calls[0].params,
+            serde_json::json!({ "paths": ["A.md", "b\\B.md"] })
+        );
+        assert!(
+            calls[0]
+                .output
+                .as_str()
+                .unwrap()
+                .ends_with("docstrings, etc")
+        );
+        assert_eq!(
+            said.last().map(String::as_str),
+            Some("That section does not exist. Did you add the current file?")
+        );
+    }
+
+    #[test]
+    fn a_malformed_reply_s_report_ends_at_its_caret_line_and_a_cut_report_at_the_log_s_end() {
+        let text = format!(
+            "{HEAD}> The LLM did not conform to the edit format.  \n> Here are the blocks:\n\n```markdown\nA.md\n<<<<<<< SEARCH\nx\n\
+             ^^^ Expected `=======`\nLet me fix the block.\n"
+        );
+        let (calls, said) = read(&text);
+        assert_eq!(calls.len(), 1);
+        let out = calls[0].output.as_str().unwrap();
+        assert!(
+            out.starts_with("The LLM did not conform to the edit format.\nHere are the blocks:"),
+            "{out}"
+        );
+        assert!(out.ends_with("^^^ Expected `=======`"), "{out}");
+        assert_eq!(calls[0].params, serde_json::json!({}));
+        assert_eq!(
+            said.last().map(String::as_str),
+            Some("Let me fix the block.")
+        );
+
+        let cut =
+            format!("{HEAD}> # 1 SEARCH/REPLACE block failed to match!\n\n<<<<<<< SEARCH\nx\n");
+        let (calls, _) = read(&cut);
+        assert_eq!(calls.len(), 1);
+        assert!(!calls[0].ok);
+        assert!(
+            calls[0]
+                .output
+                .as_str()
+                .unwrap()
+                .ends_with("<<<<<<< SEARCH\nx")
+        );
+    }
+
+    #[test]
+    fn a_lead_line_with_no_report_after_it_is_a_failed_edit_of_its_own() {
+        let text =
+            format!("{HEAD}> The LLM did not conform to the edit format.  \n\nI will try again.\n");
+        let (calls, said) = read(&text);
+        assert_eq!(calls.len(), 1);
+        assert!(!calls[0].ok);
+        assert_eq!(
+            calls[0].output.as_str(),
+            Some("The LLM did not conform to the edit format.")
+        );
+        assert_eq!(said.last().map(String::as_str), Some("I will try again."));
     }
 }

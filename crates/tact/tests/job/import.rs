@@ -119,6 +119,60 @@ fn forced_formats_name_the_file_and_line_of_what_they_cannot_read() {
     assert_eq!(e.to_string(), "a.md:1: no aider record found");
 }
 
+/// Aider's real report of SEARCH/REPLACE blocks that failed to match:
+/// each a failed `edit` whose output is the whole report, none of it read
+/// as the agent's reply (so its "Did you mean …?" is no question).
+#[test]
+fn aider_s_rejected_edits_are_failed_calls_carrying_its_report() {
+    let path = repo("fixtures/logs/aider/monochromatic.aider.chat.history.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let log = import_text(Format::Aider, &text, "m.md").unwrap();
+    let mut failed = Vec::new();
+    let mut said = Vec::new();
+    for t in &log.turns {
+        said.push(t.response.clone());
+        for e in &t.events {
+            match e {
+                Event::Tool(c) if !c.ok => failed.push(c.clone()),
+                Event::Assistant { text } => said.push(text.clone()),
+                _ => {}
+            }
+        }
+    }
+    assert_eq!(failed.len(), 3, "{failed:?}");
+    for c in &failed {
+        assert_eq!(c.name, "edit");
+        let out = c.output.as_str().unwrap();
+        assert!(out.starts_with("The LLM did not conform to the edit format.\n# 1 SEARCH/REPLACE block failed to match!"), "{out}");
+        assert!(
+            out.contains("The SEARCH section must exactly match"),
+            "{out}"
+        );
+    }
+    assert_eq!(failed[0].params["path"], "CONVENTIONS.md");
+    assert!(
+        failed[0]
+            .output
+            .as_str()
+            .unwrap()
+            .ends_with("that failed to match.")
+    );
+    assert!(failed[2].output.as_str().unwrap().contains(
+        "Did you mean to match some of these actual lines from packages\\module\\es\\src\\iterables.intersection.ts?"
+    ));
+    assert!(
+        !said
+            .iter()
+            .any(|s| s.contains("Did you mean") || s.contains("SearchReplaceNoExactMatch")),
+        "{said:?}"
+    );
+    // The reply after the second failure is the agent's, not the report's.
+    assert!(
+        said.iter().any(|s| s.starts_with("It appears the section")),
+        "{said:?}"
+    );
+}
+
 #[test]
 fn a_sample_followed_in_any_chunks_gives_the_events_of_a_whole_read() {
     for (path, format) in samples() {
