@@ -27,11 +27,18 @@ pub struct WatchArgs {
     /// says its own.
     #[arg(long, default_value = "headless")]
     pub mode: Mode,
+    /// Most transcript rows kept in memory: older ones are dropped (the
+    /// status line counts them).
+    #[arg(long, value_name = "N", default_value_t = tact_watch::MAX_ROWS)]
+    pub max_rows: usize,
 }
 
 /// Runs the view until `q`, then prints what it saw on `out`. `color` is
 /// off when `NO_COLOR` is set.
 pub fn run(args: &WatchArgs, color: bool, out: &mut impl Write) -> Result<()> {
+    if args.max_rows == 0 {
+        bail!("--max-rows takes at least 1 row");
+    }
     if let Some(speed) = args.replay {
         if !speed.is_finite() || speed <= 0.0 {
             bail!("--replay takes a positive number of events per second, not {speed}");
@@ -49,6 +56,7 @@ pub fn run(args: &WatchArgs, color: bool, out: &mut impl Write) -> Result<()> {
         .mode(args.mode)
         .color(color)
         .replay(args.replay)
+        .max_rows(args.max_rows)
         .source(source.name());
     let summary = tact_watch::run(opts, source, Box::new(Native))?;
     writeln!(

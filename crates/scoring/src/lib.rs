@@ -58,6 +58,7 @@ mod error;
 pub mod judge;
 pub mod preference;
 pub mod profile;
+pub mod running;
 pub mod scorer;
 pub mod session;
 pub mod user_prefs;
@@ -71,6 +72,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use judge::{Judge, JudgeRequest, NotJudged, Verdict};
 pub use preference::{Category, CheckKind, Preference, Severity};
 pub use profile::{Adjustment, Component, CostLevel, Profile};
+pub use running::RunningScore;
 pub use scorer::{Scope, Scorer, ScorerBuilder, SessionQuestion, SessionScore};
 pub use session::{
     AskedQuestion, LocatedSession, PppEnv, Session, SessionFormat, TaskOutcome, Turn,

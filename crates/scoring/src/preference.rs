@@ -105,7 +105,29 @@ pub enum Severity {
     Major,
 }
 
+/// How many preferences there are (the length of [`Preference::ALL`]).
+pub(crate) const COUNT: usize = Preference::ALL.len();
+
+impl Category {
+    /// The category's 0-based position: format, language, content,
+    /// interaction.
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Category::Format => 0,
+            Category::Language => 1,
+            Category::Content => 2,
+            Category::Interaction => 3,
+        }
+    }
+}
+
 impl Preference {
+    /// The preference's 0-based position in [`Preference::ALL`] (its
+    /// declaration order, which `ALL` follows).
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+
     /// Every preference: the ten text-level ones in the labelling guide's
     /// order, then the session-level ones, then the judged ones.
     pub const ALL: &'static [Preference] = &[

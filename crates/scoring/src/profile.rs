@@ -33,9 +33,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
-use crate::preference::{Category, Preference};
+use crate::preference::{COUNT, Category, Preference};
 use crate::session::PppEnv;
-use crate::violation::Violation;
 
 mod paper_code;
 
@@ -184,7 +183,9 @@ pub struct Adjustment {
     pub detail: String,
 }
 
-/// What a profile needs to know about a session.
+/// What a profile needs to know about a session: counts only, so that a
+/// running score ([`crate::RunningScore`]) keeps them turn by turn and
+/// gets the same rewards as a full scoring.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Facts<'a> {
     pub r_prod: f64,
@@ -193,13 +194,68 @@ pub(crate) struct Facts<'a> {
     pub low: usize,
     pub medium: usize,
     pub high: usize,
-    pub violations: &'a [Violation],
+    /// Violations in all.
+    pub violations: usize,
+    /// Violations per category ([`Category::index`]).
+    pub by_category: [usize; 4],
+    /// Violations per preference ([`Preference::index`]).
+    pub by_preference: [usize; COUNT],
     /// Preferences with a definite result (rules, or a judge's verdicts).
     pub checked: &'a [Preference],
     /// The PPP environment (`paper-code`).
     pub env: PppEnv,
-    /// The asking responses with their cost levels (`paper-code`).
-    pub asks: &'a [CostLevel],
+    /// The asking responses with their cost levels (`paper-code`), counted.
+    pub asks: AskFacts,
+    /// The asking responses themselves, for the adjustments' details
+    /// (`None`: the details give their number only).
+    pub ask_levels: Option<&'a [CostLevel]>,
+}
+
+/// The asking responses of a session, counted (`paper-code`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AskFacts {
+    /// Asking responses.
+    pub n: usize,
+    /// The sum of their levels.
+    pub level_sum: u64,
+    /// Asks at levels 0 to 3 (higher levels are only summed).
+    pub at: [usize; 4],
+    /// Asks after the first response (turn > 0).
+    pub later: usize,
+    /// Asks whose level was mapped from effort.
+    pub mapped: usize,
+    /// Per preference, the asks whose turn has a violation of it.
+    pub violating: [usize; COUNT],
+}
+
+impl Default for AskFacts {
+    fn default() -> Self {
+        Self {
+            n: 0,
+            level_sum: 0,
+            at: [0; 4],
+            later: 0,
+            mapped: 0,
+            violating: [0; COUNT],
+        }
+    }
+}
+
+impl AskFacts {
+    /// Counts one ask at `level` in `turn`, with the preferences violated
+    /// in that turn.
+    pub(crate) fn add(&mut self, ask: &CostLevel, violated: &[bool; COUNT]) {
+        self.n += 1;
+        self.level_sum += u64::from(ask.level);
+        if let Some(a) = self.at.get_mut(usize::from(ask.level)) {
+            *a += 1;
+        }
+        self.later += usize::from(ask.turn > 0);
+        self.mapped += usize::from(ask.mapped);
+        for (n, &v) in self.violating.iter_mut().zip(violated) {
+            *n += usize::from(v);
+        }
+    }
 }
 
 /// One asking response under the `paper-code` profile: the released code's
@@ -317,7 +373,7 @@ impl Profile {
                     };
                     adjustments.push(adj(Component::Proact, "spec.proact.bonus", 0.05, detail));
                 }
-                if f.violations.is_empty() {
+                if f.violations == 0 {
                     if !f.checked.is_empty() {
                         adjustments.push(adj(
                             Component::Pers,
@@ -333,7 +389,7 @@ impl Profile {
                         Category::Content,
                         Category::Interaction,
                     ] {
-                        let n = f.violations.iter().filter(|v| v.category == cat).count();
+                        let n = f.by_category[cat.index()];
                         if n > 0 {
                             let each = spec_penalty(cat);
                             adjustments.push(adj(
@@ -359,7 +415,7 @@ impl Profile {
                 let mut penalty = 0.0;
                 let mut scored = false;
                 for &p in f.checked {
-                    let n = f.violations.iter().filter(|v| v.preference == p).count();
+                    let n = f.by_preference.get(p.index()).copied().unwrap_or(0);
                     let (amount, detail) = match (p, paper_penalty(p)) {
                         (Preference::Professional, _) => continue,
                         (_, Some(each)) => (

@@ -11,9 +11,12 @@ use tact_types::{EffortLevel, Reason};
 use crate::Error;
 use crate::checks::TextChecker;
 use crate::judge::{Judge, JudgeRequest, NotJudged, Verdict};
+use crate::preference::COUNT;
 use crate::preference::{CheckKind, Preference};
+use crate::profile::AskFacts;
 use crate::profile::{Adjustment, CostLevel, Facts, Profile};
-use crate::session::Session;
+use crate::running::RunningScore;
+use crate::session::{AskedQuestion, Session, Turn};
 use crate::violation::{Span, Violation};
 
 /// Which agent messages the text-level and judged preferences are checked on.
@@ -197,32 +200,65 @@ impl Scorer {
     pub fn questions(&self, session: &Session) -> Vec<SessionQuestion> {
         let mut out = Vec::new();
         for (turn, t) in session.turns.iter().enumerate() {
-            match &t.questions {
-                Some(qs) => out.extend(qs.iter().map(|q| SessionQuestion {
-                    turn,
-                    text: q.text.clone(),
-                    effort: q.effort,
-                    confidence: None,
-                    reasons: Vec::new(),
-                    cost: q.cost,
-                })),
-                None => {
-                    for seg in tact_core::extract_questions(&t.response) {
-                        let text = seg.text(&t.response);
-                        let r = self.effort.classify(text, session.context.as_deref());
-                        out.push(SessionQuestion {
-                            turn,
-                            text: text.to_owned(),
-                            effort: r.label,
-                            confidence: Some(r.confidence),
-                            reasons: r.reasons,
-                            cost: None,
-                        });
-                    }
-                }
-            }
+            self.turn_questions(turn, t, session.context.as_deref(), &mut out);
         }
         out
+    }
+
+    /// Appends the questions of turn `turn`: the host's, or those found in
+    /// its response, classified against `context`.
+    pub(crate) fn turn_questions(
+        &self,
+        turn: usize,
+        t: &Turn,
+        context: Option<&str>,
+        out: &mut Vec<SessionQuestion>,
+    ) {
+        match &t.questions {
+            Some(qs) => out.extend(qs.iter().map(|q| supplied(turn, q))),
+            None => self.extracted(turn, &t.response, context, out),
+        }
+    }
+
+    /// Appends the questions found in `response`, classified.
+    pub(crate) fn extracted(
+        &self,
+        turn: usize,
+        response: &str,
+        context: Option<&str>,
+        out: &mut Vec<SessionQuestion>,
+    ) {
+        for seg in tact_core::extract_questions(response) {
+            let text = seg.text(response);
+            let r = self.effort.classify(text, context);
+            out.push(SessionQuestion {
+                turn,
+                text: text.to_owned(),
+                effort: r.label,
+                confidence: Some(r.confidence),
+                reasons: r.reasons,
+                cost: None,
+            });
+        }
+    }
+
+    /// The scope preferences are checked in.
+    pub(crate) fn scope(&self) -> Scope {
+        self.scope
+    }
+
+    /// Whether a judge is configured.
+    pub(crate) fn has_judge(&self) -> bool {
+        self.judge.is_some()
+    }
+
+    /// Starts a running score of `session`: its header (preferences,
+    /// prompt, outcome, environment) and the turns it has so far, each
+    /// scored once; [`RunningScore::push`] scores the turns that follow.
+    pub fn running(&self, session: &Session) -> RunningScore {
+        let mut run = RunningScore::new(self, session);
+        run.push(self, session);
+        run
     }
 
     /// Scores one session.
@@ -270,6 +306,35 @@ impl Scorer {
         violations.sort_by_key(|v| v.turn.unwrap_or(usize::MAX));
         let count = |l: EffortLevel| questions.iter().filter(|q| q.effort == l).count();
         let asks = cost_levels(session, &questions);
+        let mut by_category = [0; 4];
+        let mut by_preference = [0; COUNT];
+        for v in &violations {
+            by_category[v.category.index()] += 1;
+            if let Some(n) = by_preference.get_mut(v.preference.index()) {
+                *n += 1;
+            }
+        }
+        // Asks and violations are both in turn order: one merge.
+        let mut ask_facts = AskFacts::default();
+        let mut next = 0;
+        for a in &asks {
+            while violations
+                .get(next)
+                .is_some_and(|v| v.turn.unwrap_or(usize::MAX) < a.turn)
+            {
+                next += 1;
+            }
+            let mut violated = [false; COUNT];
+            for v in violations[next..]
+                .iter()
+                .take_while(|v| v.turn == Some(a.turn))
+            {
+                if let Some(b) = violated.get_mut(v.preference.index()) {
+                    *b = true;
+                }
+            }
+            ask_facts.add(a, &violated);
+        }
         let facts = Facts {
             r_prod: session.outcome.r_prod(),
             succeeded: session.outcome.succeeded(),
@@ -277,10 +342,13 @@ impl Scorer {
             low: count(EffortLevel::Low),
             medium: count(EffortLevel::Medium),
             high: count(EffortLevel::High),
-            violations: &violations,
+            violations: violations.len(),
+            by_category,
+            by_preference,
             checked: &checked,
             env: session.ppp_env,
-            asks: &asks,
+            asks: ask_facts,
+            ask_levels: Some(&asks),
         };
         let rewards = self.profile.rewards(&facts);
         SessionScore {
@@ -327,38 +395,72 @@ impl Scorer {
         };
         let mut complete = true;
         for &turn in scoped {
-            let message = &session.turns[turn].response;
-            let request = JudgeRequest {
-                preference: p,
-                message,
-                turn,
-                session,
-            };
-            match judge.judge(&request) {
-                Ok(Verdict::Respected) => {}
-                Ok(Verdict::Violated { actual, span }) => {
-                    let mut v =
-                        Violation::rule(p, actual, span.or_else(|| Some(Span::whole(message))));
-                    v.checked_by = judge.name().to_owned();
-                    violations.push(v.in_turn(turn));
-                }
-                Ok(Verdict::Abstain { reason }) => {
+            match self.judge_turn(judge.as_ref(), p, session, turn) {
+                Ok(Some(v)) => violations.push(v),
+                Ok(None) => {}
+                Err(n) => {
                     complete = false;
-                    not_judged.push(NotJudged {
-                        preference: p,
-                        reason: format!("{what}turn {turn}: {} abstained: {reason}", judge.name()),
-                    });
-                }
-                Err(e) => {
-                    complete = false;
-                    not_judged.push(NotJudged {
-                        preference: p,
-                        reason: format!("{what}turn {turn}: {}: {e}", judge.name()),
-                    });
+                    not_judged.push(n);
                 }
             }
         }
         complete
+    }
+
+    /// The judge's verdict on `p` in turn `turn`: a violation, none, or why
+    /// it gave none.
+    pub(crate) fn judge_turn(
+        &self,
+        judge: &dyn Judge,
+        p: Preference,
+        session: &Session,
+        turn: usize,
+    ) -> Result<Option<Violation>, NotJudged> {
+        let what = if p == Preference::DetailQuestion {
+            "beyond the rule, "
+        } else {
+            ""
+        };
+        let message = session.turns.get(turn).map_or("", |t| t.response.as_str());
+        let request = JudgeRequest {
+            preference: p,
+            message,
+            turn,
+            session,
+        };
+        match judge.judge(&request) {
+            Ok(Verdict::Respected) => Ok(None),
+            Ok(Verdict::Violated { actual, span }) => {
+                let mut v = Violation::rule(p, actual, span.or_else(|| Some(Span::whole(message))));
+                v.checked_by = judge.name().to_owned();
+                Ok(Some(v.in_turn(turn)))
+            }
+            Ok(Verdict::Abstain { reason }) => Err(NotJudged {
+                preference: p,
+                reason: format!("{what}turn {turn}: {} abstained: {reason}", judge.name()),
+            }),
+            Err(e) => Err(NotJudged {
+                preference: p,
+                reason: format!("{what}turn {turn}: {}: {e}", judge.name()),
+            }),
+        }
+    }
+
+    /// The judge, when one is configured.
+    pub(crate) fn judge(&self) -> Option<&dyn Judge> {
+        self.judge.as_deref()
+    }
+}
+
+/// A question the host supplied for turn `turn`.
+fn supplied(turn: usize, q: &AskedQuestion) -> SessionQuestion {
+    SessionQuestion {
+        turn,
+        text: q.text.clone(),
+        effort: q.effort,
+        confidence: None,
+        reasons: Vec::new(),
+        cost: q.cost,
     }
 }
 
@@ -397,9 +499,15 @@ fn session_violations(
     questions: &[SessionQuestion],
     asking_turns: &[usize],
 ) -> Vec<Violation> {
+    // Per asking turn, its first question and how many it asked: one pass
+    // (questions are in turn order).
+    let mut of_turn: std::collections::BTreeMap<usize, (usize, usize)> = Default::default();
+    for (i, q) in questions.iter().enumerate() {
+        of_turn.entry(q.turn).or_insert((i, 0)).1 += 1;
+    }
     // The turn's first question, located in its response when it is there.
     let first_question = |turn: usize| {
-        let q = questions.iter().find(|q| q.turn == turn)?;
+        let q = questions.get(of_turn.get(&turn)?.0)?;
         let response = &session.turns.get(turn)?.response;
         let at = response.find(q.text.as_str())?;
         Some(Span::of(response, at, at + q.text.len()))
@@ -410,7 +518,7 @@ fn session_violations(
             .map(|&t| Violation::rule(p, actual(t), first_question(t)).in_turn(t))
             .collect()
     };
-    let n_in = |t: usize| questions.iter().filter(|q| q.turn == t).count();
+    let n_in = |t: usize| of_turn.get(&t).map_or(0, |&(_, n)| n);
     match p {
         Preference::NoAsk => per_turn(asking_turns, &|t| {
             format!("asked {} question(s) in turn {t}", n_in(t))

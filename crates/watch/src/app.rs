@@ -11,7 +11,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use tact::effort::EffortClassifier;
 use tact::guidance::{Guide, Nudge};
 use tact::route::Router;
-use tact::scoring::{AskedQuestion, Scorer, Session, TaskOutcome, Turn};
+use tact::scoring::{AskedQuestion, RunningScore, Scorer, Session, TaskOutcome, Turn};
 use tact::types::{EffortLevel, Event, Mode, QueryType, Tier, ToolCall};
 
 use crate::Error;
@@ -22,6 +22,8 @@ const ROW_CHARS: usize = 400;
 /// Most steps ingested between two frames, so a huge file never holds the
 /// screen still.
 const STEPS_PER_PUMP: usize = 20_000;
+/// Transcript rows kept by default (older ones are dropped, and counted).
+pub const MAX_ROWS: usize = 10_000;
 
 /// How the view is set up.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,6 +37,10 @@ pub struct Options {
     pub replay: Option<f64>,
     /// The source's name in the status line (a path, or `stdin`).
     pub source: String,
+    /// Most transcript rows kept (at least 1; default [`MAX_ROWS`]): the
+    /// oldest are dropped, with the nudges and jumps that point at them,
+    /// and the status line says how many.
+    pub max_rows: usize,
 }
 
 impl Default for Options {
@@ -44,6 +50,7 @@ impl Default for Options {
             color: true,
             replay: None,
             source: String::from("stdin"),
+            max_rows: MAX_ROWS,
         }
     }
 }
@@ -68,6 +75,13 @@ impl Options {
     #[must_use]
     pub fn replay(mut self, speed: Option<f64>) -> Self {
         self.replay = speed.filter(|s| s.is_finite() && *s > 0.0);
+        self
+    }
+
+    /// The same options keeping at most `rows` transcript rows (at least 1).
+    #[must_use]
+    pub fn max_rows(mut self, rows: usize) -> Self {
+        self.max_rows = rows.max(1);
         self
     }
 
@@ -339,14 +353,24 @@ pub struct App {
     effort: EffortClassifier,
     router: Router,
     guide: Guide,
-    /// The current session: its header and the turns so far.
+    /// The current session: its header and the turns so far (the text of
+    /// turns already scored is dropped: only the last one is read again).
     session: Session,
+    /// The current session's score, kept turn by turn.
+    run: RunningScore,
     /// Sessions begun (0 for a bare stream without a header).
     pub(crate) sessions: usize,
-    pub(crate) rows: Vec<Row>,
-    pub(crate) nudges: Vec<Fired>,
-    /// Rows of high-effort questions, in order.
-    high_rows: Vec<usize>,
+    /// The transcript rows kept; row numbers count from the session's
+    /// first row, so the first kept one is [`App::first_row`].
+    pub(crate) rows: VecDeque<Row>,
+    /// Rows dropped from the front (the number of the first kept row).
+    pub(crate) first_row: usize,
+    /// The nudges kept (those whose row is kept); nudge numbers count from
+    /// the first fired, so the first kept one is `first_nudge`.
+    pub(crate) nudges: VecDeque<Fired>,
+    pub(crate) first_nudge: usize,
+    /// Rows of high-effort questions kept, in order.
+    high_rows: VecDeque<usize>,
     pub(crate) score: Option<ScoreView>,
     /// The interaction score after each scored turn of this session.
     pub(crate) spark: Vec<f64>,
@@ -384,6 +408,7 @@ impl std::fmt::Debug for App {
             .field("opts", &self.opts)
             .field("events", &self.events)
             .field("rows", &self.rows.len())
+            .field("first_row", &self.first_row)
             .field("nudges", &self.nudges.len())
             .finish_non_exhaustive()
     }
@@ -402,17 +427,22 @@ impl App {
             .build()
             .map_err(tact::Error::from)?;
         let router = Router::builder().build().map_err(tact::Error::from)?;
+        let session = bare_session();
+        let run = RunningScore::new(&scorer, &session);
         Ok(Self {
             guide: Guide::new(opts.mode),
             opts,
             scorer,
             effort,
             router,
-            session: bare_session(),
+            session,
+            run,
             sessions: 0,
-            rows: Vec::new(),
-            nudges: Vec::new(),
-            high_rows: Vec::new(),
+            rows: VecDeque::new(),
+            first_row: 0,
+            nudges: VecDeque::new(),
+            first_nudge: 0,
+            high_rows: VecDeque::new(),
             score: None,
             spark: Vec::new(),
             tiers: [0; 4],
@@ -446,8 +476,13 @@ impl App {
         self.model = state;
     }
 
-    /// Says where the input stands.
+    /// Says where the input stands; at its end the last turn's score is
+    /// made exact (see [`RunningScore::grow_last`]).
     pub fn set_source_state(&mut self, state: SourceState) {
+        if state != SourceState::Following && !self.run.is_exact() {
+            self.run.rescore_last(&self.scorer, &self.session);
+            self.show_score(false);
+        }
         self.source_state = state;
     }
 
@@ -457,19 +492,64 @@ impl App {
         self.last_warning = Some(crate::redact(&one_line(&message)));
     }
 
+    /// The current session's running score (what the score pane shows).
+    pub fn score(&self) -> &RunningScore {
+        &self.run
+    }
+
     /// Events observed so far.
     pub fn events(&self) -> u64 {
         self.events
     }
 
-    /// Nudges fired so far, oldest first.
+    /// The nudges kept (those whose transcript row is kept), oldest first.
     pub fn nudges(&self) -> impl Iterator<Item = &Nudge> {
         self.nudges.iter().map(|f| &f.nudge)
     }
 
-    /// Transcript rows so far.
+    /// Nudges fired so far, kept or not.
+    pub fn nudges_fired(&self) -> usize {
+        self.first_nudge + self.nudges.len()
+    }
+
+    /// Transcript rows kept (at most [`Options::max_rows`]).
     pub fn rows(&self) -> usize {
         self.rows.len()
+    }
+
+    /// Transcript rows dropped from the front to keep [`Options::max_rows`].
+    pub fn rows_dropped(&self) -> usize {
+        self.first_row
+    }
+
+    /// The number of the row after the last: rows so far, kept or not.
+    pub(crate) fn end_row(&self) -> usize {
+        self.first_row + self.rows.len()
+    }
+
+    /// Nudge number `i`, when kept.
+    pub(crate) fn nudge(&self, i: usize) -> Option<&Fired> {
+        self.nudges.get(i.checked_sub(self.first_nudge)?)
+    }
+
+    /// Adds a transcript row, dropping the oldest beyond the bound with
+    /// what points at them; returns its number.
+    fn push_row(&mut self, row: Row) -> usize {
+        self.rows.push_back(row);
+        while self.rows.len() > self.opts.max_rows {
+            self.rows.pop_front();
+            self.first_row += 1;
+        }
+        let first = self.first_row;
+        while self.high_rows.front().is_some_and(|&r| r < first) {
+            self.high_rows.pop_front();
+        }
+        while self.nudges.front().is_some_and(|f| f.row < first) {
+            self.nudges.pop_front();
+            self.first_nudge += 1;
+            self.nudge_cursor = self.nudge_cursor.and_then(|c| c.checked_sub(1));
+        }
+        self.end_row() - 1
     }
 
     /// Steps waiting (paused, or a replay's pace).
@@ -591,7 +671,7 @@ impl App {
                         turn.questions = Some(asked);
                     }
                 }
-                self.rescore();
+                self.rescore(false);
             }
         }
     }
@@ -603,11 +683,12 @@ impl App {
             title.push_str(" · ");
             title.push_str(part);
         }
+        self.run = RunningScore::new(&self.scorer, &header);
         self.session = header;
         self.sessions += 1;
         self.score = None;
         self.spark.clear();
-        self.rows.push(Row::new(RowKind::Session, title));
+        self.push_row(Row::new(RowKind::Session, title));
     }
 
     /// Observes an event and adds its rows; `bare` events of a stream
@@ -619,11 +700,15 @@ impl App {
             Event::User { text } => {
                 let route = self.router.route(&text, &[]);
                 self.count_tier(route.classification.tier);
-                self.rows.push(Row::new(
+                self.push_row(Row::new(
                     RowKind::User(route.classification.label),
                     text.as_str(),
                 ));
                 if bare {
+                    // The turn it closes is scored exactly (once).
+                    if !self.run.is_exact() {
+                        self.run.rescore_last(&self.scorer, &self.session);
+                    }
                     self.session
                         .turns
                         .push(Turn::new(text, "").with_questions(Vec::new()));
@@ -646,32 +731,31 @@ impl App {
                         turn.response.push_str(&text);
                         turn.questions.get_or_insert_with(Vec::new).extend(asked);
                     }
-                    self.rescore();
+                    self.rescore(true);
                 } else {
-                    self.rows.push(Row::new(RowKind::Agent, text));
+                    self.push_row(Row::new(RowKind::Agent, text));
                     self.fired(nudges);
                 }
             }
             Event::Tool(call) => {
-                self.rows.push(Row::new(RowKind::Tool(Box::new(call)), ""));
+                self.push_row(Row::new(RowKind::Tool(Box::new(call)), ""));
                 self.fired(nudges);
             }
             Event::Nudge { text } => {
-                self.rows.push(Row::new(RowKind::Injected, text));
+                self.push_row(Row::new(RowKind::Injected, text));
                 self.fired(nudges);
             }
             Event::Condensation => {
-                self.rows
-                    .push(Row::new(RowKind::Condensation, "context condensed"));
+                self.push_row(Row::new(RowKind::Condensation, "context condensed"));
                 self.fired(nudges);
             }
             Event::Progress { kind } => {
-                self.rows.push(Row::new(RowKind::Progress, kind.as_str()));
+                self.push_row(Row::new(RowKind::Progress, kind.as_str()));
                 self.fired(nudges);
             }
             other => {
                 tracing::debug!(?other, "event of a newer kind shown as progress");
-                self.rows.push(Row::new(RowKind::Progress, "event"));
+                self.push_row(Row::new(RowKind::Progress, "event"));
                 self.fired(nudges);
             }
         }
@@ -684,7 +768,7 @@ impl App {
         text: &str,
         supplied: Option<Vec<AskedQuestion>>,
     ) -> Vec<AskedQuestion> {
-        self.rows.push(Row::new(RowKind::Agent, text));
+        self.push_row(Row::new(RowKind::Agent, text));
         let asked = match supplied {
             Some(qs) => qs,
             None => {
@@ -702,11 +786,10 @@ impl App {
             }
         };
         for q in &asked {
+            let row = self.push_row(Row::new(RowKind::Question(q.effort), q.text.as_str()));
             if q.effort == EffortLevel::High {
-                self.high_rows.push(self.rows.len());
+                self.high_rows.push_back(row);
             }
-            self.rows
-                .push(Row::new(RowKind::Question(q.effort), q.text.as_str()));
         }
         asked
     }
@@ -719,45 +802,62 @@ impl App {
 
     fn fired(&mut self, nudges: Vec<Nudge>) {
         for nudge in nudges {
-            let index = self.nudges.len();
-            self.rows.push(Row::new(
+            let index = self.nudges_fired();
+            let row = self.push_row(Row::new(
                 RowKind::Guidance(index),
                 nudge.classifier.as_str(),
             ));
-            self.nudges.push(Fired {
+            self.nudges.push_back(Fired {
                 nudge,
-                row: self.rows.len() - 1,
+                row,
                 reason: OnceCell::new(),
             });
         }
     }
 
-    /// Scores the session so far (the scorer's own rules, once per turn's
-    /// response).
-    fn rescore(&mut self) {
-        let s = self.scorer.score(&self.session);
-        let mut questions = [0usize; 3];
-        for q in &s.questions {
-            questions[effort_index(q.effort)] += 1;
+    /// Scores the turns so far, each new one once (a running score, so a
+    /// session costs time linear in its length); `grown`: the last turn
+    /// scored got more text. Then the view shows the score.
+    fn rescore(&mut self, grown: bool) {
+        let scored = self.run.turns();
+        if grown && scored == self.session.turns.len() {
+            self.run.grow_last(&self.scorer, &self.session);
+        } else {
+            self.run.push(&self.scorer, &self.session);
         }
-        let mut violated: Vec<(&'static str, usize)> = Vec::new();
-        for v in &s.violations {
-            let name = v.preference.as_str();
-            match violated.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, c)) => *c += 1,
-                None => violated.push((name, 1)),
-            }
+        // Turns before the last are never read again: their text goes.
+        let last = self.session.turns.len().saturating_sub(1);
+        for turn in self
+            .session
+            .turns
+            .get_mut(scored.saturating_sub(1)..last)
+            .unwrap_or_default()
+        {
+            turn.prompt = String::new();
+            turn.response = String::new();
+            turn.questions = Some(Vec::new());
+            turn.events = Vec::new();
         }
-        violated.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-        self.spark.push(s.interaction);
+        self.show_score(true);
+    }
+
+    /// The score pane's figures from the running score; `point`: a new
+    /// point of the sparkline.
+    fn show_score(&mut self, point: bool) {
+        let r = &self.run;
+        if point {
+            self.spark.push(r.interaction());
+        } else if let Some(last) = self.spark.last_mut() {
+            *last = r.interaction();
+        }
         self.score = Some(ScoreView {
-            profile: s.profile,
+            profile: r.profile().to_owned(),
             turns: self.session.turns.len(),
-            r_proact: s.r_proact,
-            r_pers: s.r_pers,
-            interaction: s.interaction,
-            questions,
-            violated,
+            r_proact: r.r_proact(),
+            r_pers: r.r_pers(),
+            interaction: r.interaction(),
+            questions: r.questions(),
+            violated: r.violated().iter().map(|&(p, n)| (p.as_str(), n)).collect(),
             preferences: self.session.preferences.all().len(),
         });
     }
@@ -823,15 +923,17 @@ impl App {
 
     /// The top row drawn for a transcript area `height` rows tall.
     pub(crate) fn top_row(&self, height: usize) -> usize {
-        let last = self.rows.len().saturating_sub(height);
-        self.top.map_or(last, |t| t.min(last))
+        let last = self.end_row().saturating_sub(height).max(self.first_row);
+        self.top.map_or(last, |t| t.clamp(self.first_row, last))
     }
 
     fn scroll_by(&mut self, delta: isize) {
         let height = self.page.get().max(1);
         let current = self.top_row(height);
-        let last = self.rows.len().saturating_sub(height);
-        let next = current.saturating_add_signed(delta).min(last);
+        let last = self.end_row().saturating_sub(height).max(self.first_row);
+        let next = current
+            .saturating_add_signed(delta)
+            .clamp(self.first_row, last);
         self.top = if delta > 0 && next >= last {
             None
         } else {
@@ -847,7 +949,7 @@ impl App {
     }
 
     fn cursor_row(&self) -> Option<usize> {
-        self.cursor
+        self.cursor.filter(|&c| c >= self.first_row)
     }
 
     fn jump_nudge(&mut self, forward: bool) {
@@ -931,13 +1033,5 @@ fn tier_index(t: Tier) -> usize {
         Tier::Learned => 1,
         Tier::Seed => 2,
         _ => 3,
-    }
-}
-
-pub(crate) fn effort_index(e: EffortLevel) -> usize {
-    match e {
-        EffortLevel::Low => 0,
-        EffortLevel::Medium => 1,
-        _ => 2,
     }
 }

@@ -39,7 +39,7 @@ pub mod source;
 mod term;
 pub mod ui;
 
-pub use app::{Action, App, ModelTier, Options, Pane, SourceState};
+pub use app::{Action, App, MAX_ROWS, ModelTier, Options, Pane, SourceState};
 pub use error::Error;
 pub use term::{Summary, run};
 

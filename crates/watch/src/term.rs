@@ -96,7 +96,7 @@ pub fn run(opts: Options, source: Source, reader: Box<dyn Reader>) -> Result<Sum
     ratatui::restore();
     result.map(|()| Summary {
         events: app.events(),
-        nudges: app.nudges().count(),
+        nudges: app.nudges_fired(),
         skipped: app.skipped,
     })
 }

@@ -153,15 +153,16 @@ fn draw_transcript(frame: &mut Frame<'_>, app: &App, theme: Theme, area: Rect, h
     let height = usize::from(area.height.saturating_sub(2));
     app.page.set(height.max(1));
     let top = app.top_row(height);
-    let end = (top + height).min(app.rows.len());
+    let end = (top + height).min(app.end_row());
     let position = if app.top.is_none() {
         String::from("end")
     } else {
-        format!("{}-{}/{}", top + 1, end, app.rows.len())
+        format!("{}-{}/{}", top + 1, end, app.end_row())
     };
     let title = format!(" transcript · {position}{hint} ");
     let mut lines = Vec::with_capacity(end - top);
-    for (i, row) in app.rows[top..end].iter().enumerate() {
+    let kept = top.saturating_sub(app.first_row)..end.saturating_sub(app.first_row);
+    for (i, row) in app.rows.range(kept).enumerate() {
         let mut line = row_line(app, theme, row);
         if app.cursor == Some(top + i) {
             line = line.patch_style(Style::default().add_modifier(Modifier::REVERSED));
@@ -216,7 +217,7 @@ fn row_line<'a>(app: &'a App, theme: Theme, row: &'a crate::app::Row) -> Line<'a
             ])
         }
         RowKind::Guidance(i) => {
-            let reason = app.nudges.get(*i).map_or("", |f| f.reason());
+            let reason = app.nudge(*i).map_or("", |f| f.reason());
             Line::from(vec![
                 Span::styled("  ⚑   nudge ", theme.nudge()),
                 Span::styled(text, theme.nudge()),
@@ -240,7 +241,7 @@ fn row_line<'a>(app: &'a App, theme: Theme, row: &'a crate::app::Row) -> Line<'a
 }
 
 fn draw_guidance(frame: &mut Frame<'_>, app: &App, theme: Theme, area: Rect, hint: &str) {
-    let title = format!(" guidance · {} nudges{hint} ", app.nudges.len());
+    let title = format!(" guidance · {} nudges{hint} ", app.nudges_fired());
     let per = 2usize;
     let fit = (usize::from(area.height.saturating_sub(2)) / per).max(1);
     let n = app.nudges.len();
@@ -392,6 +393,12 @@ fn draw_status(frame: &mut Frame<'_>, app: &App, theme: Theme, area: Rect) {
         app.events,
         app.rate()
     )));
+    if app.first_row > 0 {
+        spans.push(Span::styled(
+            format!(" · {} oldest rows dropped", app.first_row),
+            theme.dim(),
+        ));
+    }
     if let Some(speed) = app.options().replay {
         spans.push(Span::raw(format!(
             " · replay {speed}/s, {} queued",

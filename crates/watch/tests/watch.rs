@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -208,7 +209,6 @@ fn colour_unless_no_color() {
 
 #[test]
 fn a_replay_steps_at_its_pace() {
-    use std::time::{Duration, Instant};
     let mut app = App::new(Options::default().color(false).replay(Some(10.0))).unwrap();
     app.push(file_steps(&demo().join("cache/cedar.json")));
     let t0 = Instant::now();
@@ -341,5 +341,174 @@ mod never_panics {
             }
             let _ = frame(&app, width, height);
         }
+    }
+}
+
+/// The score the view shows at each turn's end is the scorer's on the
+/// turns so far, though the view scores each turn once.
+#[test]
+fn the_running_score_equals_a_full_rescoring_at_every_turn_of_the_demo() {
+    use tact::scoring::{Scorer, Session};
+    let scorer = Scorer::builder().build().unwrap();
+    let mut sessions = 0;
+    let mut turns = 0;
+    for name in [
+        "cache/atlas.json",
+        "cache/birch.json",
+        "cache/cedar.json",
+        "migrate.jsonl",
+    ] {
+        let path = demo().join(name);
+        let mut app = app();
+        let mut so_far: Option<Session> = None;
+        for located in tact::scoring::read_sessions(&path).unwrap() {
+            let s = located.unwrap().session;
+            let mut out = Vec::new();
+            steps(
+                tact_watch::read::Record::Session(Box::new(s.clone())),
+                &mut out,
+            );
+            sessions += 1;
+            let mut next_turn = 0;
+            for step in out {
+                let respond = matches!(step, Step::Respond { .. });
+                if let Step::Begin(h) = &step {
+                    so_far = Some((**h).clone());
+                }
+                app.apply(step);
+                if respond {
+                    let prefix = so_far.as_mut().unwrap();
+                    prefix.turns.push(s.turns[next_turn].clone());
+                    next_turn += 1;
+                    turns += 1;
+                    let full = scorer.score(prefix);
+                    let run = app.score();
+                    assert!(run.is_exact());
+                    assert_eq!(
+                        (run.r_proact(), run.r_pers(), run.interaction(), run.total()),
+                        (full.r_proact, full.r_pers, full.interaction, full.total),
+                        "{name}, turn {next_turn}"
+                    );
+                    assert_eq!(
+                        run.questions().iter().sum::<usize>(),
+                        full.questions.len(),
+                        "{name}, turn {next_turn}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        sessions >= 4 && turns >= 8,
+        "{sessions} sessions, {turns} turns"
+    );
+}
+
+#[test]
+fn the_transcript_keeps_its_last_rows_and_says_how_many_went() {
+    let mut app = App::new(Options::default().color(false).max_rows(40)).unwrap();
+    let failing =
+        r#"{"type":"tool","name":"shell","params":{"command":"npm ci"},"ok":false,"output":"ERR"}"#;
+    let mut lines = vec![r#"{"type":"user","text":"Install the deps."}"#.to_owned()];
+    for i in 0..200 {
+        if i % 10 == 0 {
+            lines.push(
+                r#"{"type":"assistant","text":"Which registry mirror does production use, and who owns its credentials?"}"#
+                    .to_owned(),
+            );
+        }
+        lines.push(failing.to_owned());
+    }
+    for l in &lines {
+        if let Some(r) = tact_watch::read::parse_line(l.as_bytes()).unwrap() {
+            app.ingest(r);
+        }
+    }
+    assert_eq!(app.rows(), 40);
+    assert!(app.rows_dropped() > 150, "{}", app.rows_dropped());
+    // Nudges go with their rows; the count of those fired stays.
+    assert!(app.nudges().count() <= app.nudges_fired());
+    let screen = frame(&app, 120, 30);
+    assert!(
+        screen.contains(&format!("{} oldest rows dropped", app.rows_dropped())),
+        "{screen}"
+    );
+    // Scrolling and jumps stay within the rows kept.
+    for code in [
+        KeyCode::Home,
+        KeyCode::PageUp,
+        KeyCode::Char('n'),
+        KeyCode::Char('h'),
+        KeyCode::Char('H'),
+    ] {
+        key(&mut app, code);
+        let screen = frame(&app, 120, 30);
+        assert!(!screen.contains("waiting for events"), "{screen}");
+    }
+    key(&mut app, KeyCode::Home);
+    let screen = frame(&app, 120, 30);
+    let first = app.rows_dropped() + 1;
+    assert!(
+        screen.contains(&format!("transcript · {first}-")),
+        "{screen}"
+    );
+}
+
+/// Ingesting twice the session costs about twice the time: the score is
+/// kept turn by turn, not recomputed over the whole session. Generous
+/// bounds (a shared machine); timing tests run one at a time.
+#[test]
+fn ingest_time_grows_linearly_with_the_session() {
+    static TIMING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = TIMING.lock().unwrap_or_else(|e| e.into_inner());
+    // Many short turns, and one long turn of many messages.
+    let turns = |n: usize| -> Vec<String> {
+        let mut lines = vec![r#"{"agent":"a","outcome":{"kind":"build","success":true},"preferences":{"format":["commas"],"interaction":["ask_many"]}}"#.to_owned()];
+        for i in 0..n {
+            lines.push(format!(
+                r#"{{"type":"user","text":"Step {i}: keep going."}}"#
+            ));
+            lines.push(
+                r#"{"type":"assistant","text":"Done. Should the cache key include the currency?"}"#
+                    .to_owned(),
+            );
+        }
+        lines
+    };
+    let one_turn = |n: usize| -> Vec<String> {
+        let mut lines = vec![r#"{"type":"user","text":"Migrate the schema."}"#.to_owned()];
+        for i in 0..n {
+            lines.push(format!(
+                r#"{{"type":"assistant","text":"Step {i} done, next the index. Which column is the key?"}}"#
+            ));
+        }
+        lines
+    };
+    let time = |lines: &[String]| {
+        let mut best = Duration::MAX;
+        for _ in 0..3 {
+            let mut app = App::new(Options::default().color(false)).unwrap();
+            let t = Instant::now();
+            for l in lines {
+                if let Ok(Some(r)) = tact_watch::read::parse_line(l.as_bytes()) {
+                    app.ingest(r);
+                }
+            }
+            best = best.min(t.elapsed());
+        }
+        best
+    };
+    for (name, make) in [
+        ("short turns", &turns as &dyn Fn(usize) -> Vec<String>),
+        ("one long turn", &one_turn),
+    ] {
+        let small = time(&make(300));
+        let large = time(&make(1_200));
+        let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-9);
+        // Linear: 4; quadratic: 16.
+        assert!(
+            ratio < 8.0,
+            "{name}: 4x the session took {ratio:.1}x the time ({small:?} vs {large:?})"
+        );
     }
 }

@@ -10,15 +10,16 @@
 //! level N, `level_sum` the sum of their levels, and `reward_0` the asks
 //! that violate the preference.
 
-use super::{Adjustment, Component, CostLevel, Facts, adj, paper_penalty};
+use super::{Adjustment, AskFacts, Component, CostLevel, Facts, adj, paper_penalty};
 use crate::preference::Preference;
 use crate::session::PppEnv;
 
 /// The released code's price of the asks: `(base cost, how it is priced)`.
-fn base_cost(env: PppEnv, vague: bool, asks: &[CostLevel]) -> (f64, &'static str) {
-    let n = asks.len() as f64;
-    let level_sum: f64 = asks.iter().map(|a| f64::from(a.level)).sum();
-    let at = |level: u8| asks.iter().filter(|a| a.level == level).count() as f64;
+fn base_cost(env: PppEnv, vague: bool, asks: &AskFacts) -> (f64, &'static str) {
+    let n = asks.n as f64;
+    // Levels are small integers: their sum is the same in u64 or f64.
+    let level_sum = asks.level_sum as f64;
+    let at = |level: usize| asks.at.get(level).copied().unwrap_or(0) as f64;
     match (env, vague) {
         (PppEnv::Swe, true) => ((level_sum - n) * 0.1, "0.1 x (level - 1) per ask"),
         (PppEnv::Swe, false) => (level_sum * 0.2, "0.2 x level per ask"),
@@ -33,18 +34,23 @@ fn base_cost(env: PppEnv, vague: bool, asks: &[CostLevel]) -> (f64, &'static str
     }
 }
 
-/// The levels as text: `1, 3 (mapped from effort)`.
-fn levels(asks: &[CostLevel]) -> String {
+/// The levels as text: `1, 3 (mapped from effort)`; without the list,
+/// their number.
+fn levels(asks: &AskFacts, list: Option<&[CostLevel]>) -> String {
     let mut out = String::new();
-    for (i, a) in asks.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
+    match list {
+        Some(list) => {
+            for (i, a) in list.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&a.level.to_string());
+            }
         }
-        out.push_str(&a.level.to_string());
+        None => out.push_str(&format!("of {} ask(s)", asks.n)),
     }
-    let mapped = asks.iter().filter(|a| a.mapped).count();
-    if mapped > 0 {
-        out.push_str(&format!(" ({mapped} mapped from effort)"));
+    if asks.mapped > 0 {
+        out.push_str(&format!(" ({} mapped from effort)", asks.mapped));
     }
     out
 }
@@ -52,14 +58,14 @@ fn levels(asks: &[CostLevel]) -> String {
 /// The released code's reward of one preference: `None` where it has no
 /// reward function (`professional`).
 fn preference_reward(p: Preference, f: &Facts<'_>) -> Option<(f64, String)> {
-    let asks = f.asks.len();
+    let asks = f.asks.n;
     let once = |hit: bool, what: String| Some((if hit { -1.0 } else { 0.0 }, what));
     match p {
         Preference::Professional => None,
         Preference::NoAsk => once(asks > 0, format!("{asks} ask(s), -1 when any")),
         Preference::AskMany => once(asks > 1, format!("{asks} ask(s), -1 when more than one")),
         Preference::OnlyBegin => {
-            let later = f.asks.iter().filter(|a| a.turn > 0).count();
+            let later = f.asks.later;
             once(
                 later > 0,
                 format!("{later} ask(s) after the first response, -1 when any"),
@@ -74,15 +80,7 @@ fn preference_reward(p: Preference, f: &Facts<'_>) -> Option<(f64, String)> {
         }
         _ => {
             let each = paper_penalty(p)?;
-            let violating = f
-                .asks
-                .iter()
-                .filter(|a| {
-                    f.violations
-                        .iter()
-                        .any(|v| v.preference == p && v.turn == Some(a.turn))
-                })
-                .count();
+            let violating = f.asks.violating.get(p.index()).copied().unwrap_or(0);
             Some((
                 -each * violating as f64,
                 format!("{violating} violating ask(s), -{each} each"),
@@ -94,7 +92,7 @@ fn preference_reward(p: Preference, f: &Facts<'_>) -> Option<(f64, String)> {
 /// Appends the profile's adjustments: R_Proact is the code's cost reward,
 /// R_Pers its preference reward.
 pub(super) fn rewards(f: &Facts<'_>, out: &mut Vec<Adjustment>) {
-    let asks = f.asks;
+    let asks = &f.asks;
     let prompt = if f.vague { "vague" } else { "precise" };
     let (base, priced) = base_cost(f.env, f.vague, asks);
     if base != 0.0 {
@@ -105,13 +103,13 @@ pub(super) fn rewards(f: &Facts<'_>, out: &mut Vec<Adjustment>) {
             format!(
                 "{} environment, {prompt} prompt: {priced}; ask levels {}",
                 f.env,
-                levels(asks)
+                levels(asks, f.ask_levels)
             ),
         ));
     }
-    let level_1 = asks.iter().filter(|a| a.level == 1).count();
+    let level_1 = asks.at[1];
     let bonus = match f.env {
-        PppEnv::Swe => level_1 > 0 && level_1 == asks.len(),
+        PppEnv::Swe => level_1 > 0 && level_1 == asks.n,
         PppEnv::Search => level_1 > 0,
     };
     if f.vague && bonus {
@@ -126,7 +124,7 @@ pub(super) fn rewards(f: &Facts<'_>, out: &mut Vec<Adjustment>) {
             detail.to_owned(),
         ));
     }
-    if f.vague && asks.is_empty() && !f.succeeded {
+    if f.vague && asks.n == 0 && !f.succeeded {
         out.push(adj(
             Component::Proact,
             "paper-code.proact.no_ask_failed",
@@ -154,7 +152,7 @@ pub(super) fn rewards(f: &Facts<'_>, out: &mut Vec<Adjustment>) {
             ));
         }
     }
-    if f.vague && !asks.is_empty() && scored && penalty == 0.0 {
+    if f.vague && asks.n > 0 && scored && penalty == 0.0 {
         out.push(adj(
             Component::Pers,
             "paper-code.pers.bonus",
@@ -176,22 +174,38 @@ mod tests {
         }
     }
 
+    fn facts(asks: &[CostLevel]) -> AskFacts {
+        let mut f = AskFacts::default();
+        for a in asks {
+            f.add(a, &[false; crate::preference::COUNT]);
+        }
+        f
+    }
+
     #[test]
     fn prices_follow_the_environment_and_the_prompt() {
-        let asks = [ask(0, 1), ask(1, 3)];
+        let asks = facts(&[ask(0, 1), ask(1, 3)]);
         let close = |a: f64, b: f64| assert!((a - b).abs() < 1e-12, "{a} != {b}");
         close(base_cost(PppEnv::Swe, true, &asks).0, 0.2);
         close(base_cost(PppEnv::Swe, false, &asks).0, 0.8);
         close(base_cost(PppEnv::Search, true, &asks).0, 0.9);
         close(base_cost(PppEnv::Search, false, &asks).0, 1.3);
-        close(base_cost(PppEnv::Swe, true, &[]).0, 0.0);
+        close(base_cost(PppEnv::Swe, true, &facts(&[])).0, 0.0);
     }
 
     #[test]
     fn levels_say_how_many_were_mapped() {
         let mut a = ask(0, 3);
         a.mapped = true;
-        assert_eq!(levels(&[ask(0, 1), a]), "1, 3 (1 mapped from effort)");
-        assert_eq!(levels(&[ask(0, 2)]), "2");
+        let list = [ask(0, 1), a];
+        assert_eq!(
+            levels(&facts(&list), Some(&list)),
+            "1, 3 (1 mapped from effort)"
+        );
+        assert_eq!(levels(&facts(&[ask(0, 2)]), Some(&[ask(0, 2)])), "2");
+        assert_eq!(
+            levels(&facts(&list), None),
+            "of 2 ask(s) (1 mapped from effort)"
+        );
     }
 }
