@@ -181,21 +181,20 @@ pub fn group_key(field: &str, value: Option<&serde_json::Value>) -> String {
 /// Per-group figures of a run: items grouped by `keys` (one per item),
 /// largest group first, then by name.
 pub fn by_group(labels: &[&str], keys: &[String], gold: &[usize], pred: &[usize]) -> Vec<GroupRun> {
-    let mut order: Vec<&String> = keys.iter().collect();
-    order.sort();
-    order.dedup();
-    let mut out: Vec<GroupRun> = order
+    // One pass to gather each group's items (a group per item stays linear).
+    let mut groups: std::collections::BTreeMap<&str, (Vec<usize>, Vec<usize>)> =
+        std::collections::BTreeMap::new();
+    for (key, (g, p)) in keys.iter().zip(gold.iter().zip(pred)) {
+        let slot = groups.entry(key.as_str()).or_default();
+        slot.0.push(*g);
+        slot.1.push(*p);
+    }
+    let mut out: Vec<GroupRun> = groups
         .into_iter()
-        .map(|k| {
-            let (g, p): (Vec<usize>, Vec<usize>) = keys
-                .iter()
-                .zip(gold.iter().zip(pred))
-                .filter(|(key, _)| *key == k)
-                .map(|(_, (g, p))| (*g, *p))
-                .unzip();
+        .map(|(k, (g, p))| {
             let (accuracy, macro_f1, _, _) = score(labels, &g, &p);
             GroupRun {
-                group: k.clone(),
+                group: k.to_owned(),
                 n: g.len(),
                 accuracy,
                 macro_f1,

@@ -210,7 +210,10 @@ pub fn eval(path: &Path, dataset: String, strategy: &str, group: Option<&str>) -
     let mut totals = (0usize, 0usize, 0usize);
     let mut exact = 0usize;
     let mut errors = Vec::new();
-    let mut per_group: Vec<(String, (usize, usize, usize, usize))> = Vec::new();
+    // Per group: matched, found, gold, messages (a group per message stays
+    // linear).
+    let mut per_group: std::collections::BTreeMap<String, (usize, usize, usize, usize)> =
+        std::collections::BTreeMap::new();
     for (i, r) in records.iter().enumerate() {
         let found = extract(strategy, &r.record.text);
         let (matched, missed, wrong) = match_questions(&r.record.questions, &found);
@@ -218,18 +221,11 @@ pub fn eval(path: &Path, dataset: String, strategy: &str, group: Option<&str>) -
         totals.1 += found.len();
         totals.2 += r.record.questions.len();
         if let Some(key) = keys.get(i) {
-            let slot = match per_group.iter_mut().find(|(k, _)| k == key) {
-                Some(s) => s,
-                None => {
-                    per_group.push((key.clone(), (0, 0, 0, 0)));
-                    let last = per_group.len() - 1;
-                    &mut per_group[last]
-                }
-            };
-            slot.1.0 += matched;
-            slot.1.1 += found.len();
-            slot.1.2 += r.record.questions.len();
-            slot.1.3 += 1;
+            let slot = per_group.entry(key.clone()).or_default();
+            slot.0 += matched;
+            slot.1 += found.len();
+            slot.2 += r.record.questions.len();
+            slot.3 += 1;
         }
         if missed.is_empty() && wrong.is_empty() {
             exact += 1;
