@@ -129,11 +129,11 @@ impl Shapes {
         let mut patterns = Vec::new();
         let mut info = Vec::new();
         for (id, label, pat, check) in SHAPES {
-            patterns.push((*pat).to_owned());
+            patterns.push(ascii_boundaries(pat));
             info.push(((*id).to_owned(), (*label).to_owned(), *check));
         }
         for (name, pat) in extra {
-            patterns.push((*pat).to_owned());
+            patterns.push(ascii_boundaries(pat));
             info.push(((*name).to_owned(), format!("`{name}`"), Check::Always));
         }
         let compile_err = |pattern: &str, e: regex::Error| Error::Pattern {
@@ -199,6 +199,32 @@ impl Shapes {
             })
             .collect()
     }
+}
+
+/// `pattern` with each `\b` taken in its ASCII sense, `(?-u:\b)`. A
+/// Unicode word boundary sends the regex crate's DFA engines back to its
+/// slowest one as soon as the text holds a non-ASCII character (an arrow,
+/// an accent): a line of 80 characters then took about 200 µs instead of
+/// 0.2 µs. Credentials are ASCII, so the ASCII boundary finds the same
+/// ones. An escaped backslash (`\\b`) is left alone.
+fn ascii_boundaries(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('b') => out.push_str(r"(?-u:\b)"),
+            Some(next) => {
+                out.push('\\');
+                out.push(next);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 fn secret_like(v: &str) -> bool {
@@ -526,6 +552,22 @@ mod tests {
 
     fn scan(v: Value) -> Option<Finding> {
         CredentialScanner::default().scan(&v).unwrap()
+    }
+
+    #[test]
+    fn word_boundaries_are_ascii_and_escapes_kept() {
+        assert_eq!(ascii_boundaries(r"\bAKIA\b"), r"(?-u:\b)AKIA(?-u:\b)");
+        assert_eq!(ascii_boundaries(r"a\\b\d"), r"a\\b\d");
+        assert_eq!(ascii_boundaries("trailing\\"), "trailing\\");
+    }
+
+    #[test]
+    fn credentials_next_to_non_ascii_text_are_redacted() {
+        let s = CredentialScanner::default();
+        let t = "résumé → token ghp_aBcD1234EfGh5678IjKl9012MnOp3456QrSt → ok";
+        let clean = s.redact_text(t).unwrap();
+        assert!(!clean.contains("ghp_"), "{clean}");
+        assert!(clean.starts_with("résumé → token "), "{clean}");
     }
 
     #[test]

@@ -52,7 +52,13 @@ pub(crate) struct Seed {
 
 impl Seed {
     pub(crate) fn new() -> Result<Self, Error> {
-        let patterns = FINE_GRAINED_PATTERNS.iter().chain(HOLISTIC_PATTERNS);
+        // `\b` taken in its ASCII sense keeps the set on the DFA engines;
+        // a Unicode one falls back to the slowest engine on any non-ASCII
+        // text.
+        let patterns = FINE_GRAINED_PATTERNS
+            .iter()
+            .chain(HOLISTIC_PATTERNS)
+            .map(|p| p.replace(r"\b", r"(?-u:\b)"));
         let set = RegexSetBuilder::new(patterns)
             .case_insensitive(true)
             .build()

@@ -42,7 +42,7 @@ const BOILERPLATE: [&str; 7] = [
 /// A failing output: a non-zero exit code, or `<tool> failed: `.
 static FAILED: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
-        r#"(?m)(?:^Process exited with code (?:-\d+|[1-9]\d*)\b|"exit_code"\s*:\s*(?:-\d+|[1-9]\d*)|^[a-z_]+ failed: |^Exit code: (?:-\d+|[1-9]\d*)\b)"#,
+        r#"(?m)(?:^Process exited with code (?:-\d+|[1-9]\d*)(?-u:\b)|"exit_code"\s*:\s*(?:-\d+|[1-9]\d*)|^[a-z_]+ failed: |^Exit code: (?:-\d+|[1-9]\d*)(?-u:\b))"#,
     )
     .ok()
 });

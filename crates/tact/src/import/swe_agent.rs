@@ -22,10 +22,10 @@ use super::{ImportError, Sink, str_at, text_of};
 static FAILURE: LazyLock<Option<RegexSet>> = LazyLock::new(|| {
     RegexSet::new([
         r"Traceback \(most recent call last\)",
-        r"(?i)exit(?:ed with)? (?:status|code):? ?(?:-\d+|[1-9]\d*)\b",
+        r"(?i)exit(?:ed with)? (?:status|code):? ?(?:-\d+|[1-9]\d*)(?-u:\b)",
         r"Your proposed edit has introduced new syntax error",
-        r"(?m)(?:^|: )command not found\b",
-        r"(?i)\btimed out\b|took too long to execute|EXECUTION TIMED OUT",
+        r"(?m)(?:^|: )command not found(?-u:\b)",
+        r"(?i)(?-u:\b)timed out(?-u:\b)|took too long to execute|EXECUTION TIMED OUT",
     ])
     .ok()
 });
