@@ -115,11 +115,11 @@ fn main() -> ExitCode {
             let r = route::router(&args, slots, llm)?;
             route::run(&args, &r, out)
         }),
-        Command::Watch(args) => {
+        Command::Watch(args) => with_llm(&args.llm, &env, &mut out, |llm, out| {
             // https://no-color.org: set and not empty turns colour off.
             let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-            watch::run(&args, color, &mut out)
-        }
+            watch::run(&args, color, llm, out)
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

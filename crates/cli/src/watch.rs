@@ -31,11 +31,20 @@ pub struct WatchArgs {
     /// status line counts them).
     #[arg(long, value_name = "N", default_value_t = tact_watch::MAX_ROWS)]
     pub max_rows: usize,
+    /// The model tier: questions the cheaper tiers are unsure of are put
+    /// to the model on a thread of their own, never the screen's.
+    #[command(flatten)]
+    pub llm: crate::llm::LlmArgs,
 }
 
 /// Runs the view until `q`, then prints what it saw on `out`. `color` is
-/// off when `NO_COLOR` is set.
-pub fn run(args: &WatchArgs, color: bool, out: &mut impl Write) -> Result<()> {
+/// off when `NO_COLOR` is set; `llm`, the model tier's client when on.
+pub fn run(
+    args: &WatchArgs,
+    color: bool,
+    llm: Option<&tact::llm::Llm>,
+    out: &mut impl Write,
+) -> Result<()> {
     if args.max_rows == 0 {
         bail!("--max-rows takes at least 1 row");
     }
@@ -52,12 +61,19 @@ pub fn run(args: &WatchArgs, color: bool, out: &mut impl Write) -> Result<()> {
         }
         Source::File(args.path.clone())
     };
-    let opts = tact_watch::Options::default()
+    let mut opts = tact_watch::Options::default()
         .mode(args.mode)
         .color(color)
         .replay(args.replay)
         .max_rows(args.max_rows)
         .source(source.name());
+    if let Some(llm) = llm {
+        let name = llm.config().model.as_deref().unwrap_or("model");
+        opts = opts.model(tact_watch::ModelSpec::new(
+            llm.escalation(tact::learned::Task::Effort),
+            name,
+        ));
+    }
     let summary = tact_watch::run(opts, source, Box::new(Native))?;
     writeln!(
         out,

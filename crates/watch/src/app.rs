@@ -15,6 +15,7 @@ use tact::scoring::{AskedQuestion, RunningScore, Scorer, Session, TaskOutcome, T
 use tact::types::{EffortLevel, Event, Mode, QueryType, Tier, ToolCall};
 
 use crate::Error;
+use crate::model::{Job, ModelSpec, Worker};
 use crate::read::{Record, Step};
 
 /// Most characters of one transcript row kept for display.
@@ -41,6 +42,10 @@ pub struct Options {
     /// oldest are dropped, with the nudges and jumps that point at them,
     /// and the status line says how many.
     pub max_rows: usize,
+    /// The model tier: questions the cheaper tiers are unsure of are put
+    /// to this model on a worker thread, and its answers replace their
+    /// effort as they arrive (`None`, the default: no model tier).
+    pub model: Option<ModelSpec>,
 }
 
 impl Default for Options {
@@ -51,6 +56,7 @@ impl Default for Options {
             replay: None,
             source: String::from("stdin"),
             max_rows: MAX_ROWS,
+            model: None,
         }
     }
 }
@@ -75,6 +81,13 @@ impl Options {
     #[must_use]
     pub fn replay(mut self, speed: Option<f64>) -> Self {
         self.replay = speed.filter(|s| s.is_finite() && *s > 0.0);
+        self
+    }
+
+    /// The same options with the model tier `spec` turned on.
+    #[must_use]
+    pub fn model(mut self, spec: ModelSpec) -> Self {
+        self.model = Some(spec);
         self
     }
 
@@ -383,6 +396,7 @@ pub struct App {
     pub(crate) last_warning: Option<String>,
     pub(crate) source_state: SourceState,
     pub(crate) model: ModelTier,
+    worker: Option<Worker>,
     rate: Rate,
     queue: VecDeque<Step>,
     credit: f64,
@@ -429,6 +443,15 @@ impl App {
         let router = Router::builder().build().map_err(tact::Error::from)?;
         let session = bare_session();
         let run = RunningScore::new(&scorer, &session);
+        let worker = opts.model.as_ref().and_then(Worker::start);
+        let model = match (&opts.model, &worker) {
+            (None, _) => ModelTier::Off,
+            (Some(_), Some(w)) => w.state(),
+            (Some(spec), None) => ModelTier::Unavailable {
+                name: spec.name.clone(),
+                reason: String::from("could not start"),
+            },
+        };
         Ok(Self {
             guide: Guide::new(opts.mode),
             opts,
@@ -450,7 +473,8 @@ impl App {
             skipped: 0,
             last_warning: None,
             source_state: SourceState::Following,
-            model: ModelTier::Off,
+            model,
+            worker,
             rate: Rate::default(),
             queue: VecDeque::new(),
             credit: 0.0,
@@ -471,9 +495,22 @@ impl App {
         &self.opts
     }
 
-    /// Sets the model tier's state shown in the status line.
+    /// Sets the model tier's state shown in the status line (a host that
+    /// runs its own model; the view's own model tier, [`Options::model`],
+    /// sets it as its calls go).
     pub fn set_model_tier(&mut self, state: ModelTier) {
         self.model = state;
+    }
+
+    /// The model tier's state, as the status line shows it.
+    pub fn model_tier(&self) -> &ModelTier {
+        &self.model
+    }
+
+    /// Decisions per tier so far: heuristic, learned, seed, model (an
+    /// answer of the model tier moves its question from the cheaper tier).
+    pub fn tiers(&self) -> [usize; 4] {
+        self.tiers
     }
 
     /// Says where the input stands; at its end the last turn's score is
@@ -576,6 +613,7 @@ impl App {
             .last_pump
             .map(|t| now.saturating_duration_since(t).as_secs_f64());
         self.last_pump = Some(now);
+        self.poll_model();
         let mut n = 0;
         if !self.paused {
             let budget = match self.opts.replay {
@@ -664,7 +702,9 @@ impl App {
                 if !response.is_empty() {
                     let nudges = self.guide.observe(&Event::assistant(response.as_str()));
                     self.events += 1;
-                    let asked = self.agent_rows(&response, questions);
+                    // The answer's questions replace the last turn's.
+                    let at = (self.session.turns.len().saturating_sub(1), 0);
+                    let asked = self.agent_rows(&response, questions, at);
                     self.fired(nudges);
                     if let Some(turn) = self.session.turns.last_mut() {
                         turn.response = response;
@@ -717,7 +757,15 @@ impl App {
             }
             Event::Assistant { text } => {
                 if bare {
-                    let asked = self.agent_rows(&text, None);
+                    // Its questions are appended to the last turn's (or to
+                    // a first turn made below).
+                    let at = self.session.turns.last().map_or((0, 0), |t| {
+                        (
+                            self.session.turns.len() - 1,
+                            t.questions.as_ref().map_or(0, Vec::len),
+                        )
+                    });
+                    let asked = self.agent_rows(&text, None, at);
                     self.fired(nudges);
                     if self.session.turns.is_empty() {
                         self.session
@@ -762,13 +810,20 @@ impl App {
     }
 
     /// The rows of an agent message and its questions: the host's, or
-    /// those of the message with their classified effort.
+    /// those of the message with their classified effort. `at`: the turn
+    /// the questions go to and the place of the first among its questions
+    /// (where a model's later answer finds them). Questions the cheaper
+    /// tiers are unsure of go to the model tier, when it is on.
     fn agent_rows(
         &mut self,
         text: &str,
         supplied: Option<Vec<AskedQuestion>>,
+        at: (usize, usize),
     ) -> Vec<AskedQuestion> {
         self.push_row(Row::new(RowKind::Agent, text));
+        // Per question: whether the model is asked, and the tier that
+        // decided meanwhile.
+        let mut ask: Vec<Option<usize>> = Vec::new();
         let asked = match supplied {
             Some(qs) => qs,
             None => {
@@ -777,21 +832,92 @@ impl App {
                 for seg in tact::text::extract_questions(text) {
                     let q = seg.text(text);
                     let r = self.effort.classify(q, context);
-                    if let Some(t) = r.tier {
-                        self.tiers[tier_index(t)] += 1;
+                    let tier = r.tier.map(tier_index);
+                    if let Some(t) = tier {
+                        self.tiers[t] += 1;
                     }
+                    let wants = self.worker.as_ref().is_some_and(|w| w.wants(r.confidence));
+                    ask.push(tier.filter(|_| wants));
                     asked.push(AskedQuestion::new(q, r.label));
                 }
                 asked
             }
         };
-        for q in &asked {
+        for (i, q) in asked.iter().enumerate() {
             let row = self.push_row(Row::new(RowKind::Question(q.effort), q.text.as_str()));
             if q.effort == EffortLevel::High {
                 self.high_rows.push_back(row);
             }
+            if let (Some(Some(tier)), Some(worker)) = (ask.get(i), self.worker.as_mut()) {
+                worker.submit(Job {
+                    row,
+                    turn: at.0,
+                    index: at.1 + i,
+                    text: q.text.clone(),
+                    context: self.session.context.clone(),
+                    tier: *tier,
+                });
+            }
+        }
+        if let Some(w) = &self.worker {
+            self.model = w.state();
         }
         asked
+    }
+
+    /// Takes the model tier's answers that arrived, without waiting: each
+    /// replaces its question's effort in the transcript and, while its turn
+    /// is still the last one, in the score (rescored once per call). A
+    /// failed call leaves the cheaper decision. Returns the answers taken.
+    pub fn poll_model(&mut self) -> usize {
+        let Some(worker) = self.worker.as_mut() else {
+            return 0;
+        };
+        let answers = worker.poll();
+        self.model = worker.state();
+        let last_turn = self.session.turns.len().checked_sub(1);
+        let mut rescore = false;
+        for a in &answers {
+            let Some(effort) = a.effort else { continue };
+            if let Some(t) = self.tiers.get_mut(a.tier) {
+                *t = t.saturating_sub(1);
+            }
+            self.tiers[tier_index(Tier::Model)] += 1;
+            if let Some(row) = a
+                .row
+                .checked_sub(self.first_row)
+                .and_then(|i| self.rows.get_mut(i))
+            {
+                if let RowKind::Question(old) = row.kind {
+                    row.kind = RowKind::Question(effort);
+                    match (old == EffortLevel::High, effort == EffortLevel::High) {
+                        (false, true) => {
+                            let at = self.high_rows.partition_point(|&r| r < a.row);
+                            self.high_rows.insert(at, a.row);
+                        }
+                        (true, false) => self.high_rows.retain(|&r| r != a.row),
+                        _ => {}
+                    }
+                }
+            }
+            if last_turn == Some(a.turn) {
+                let q = self
+                    .session
+                    .turns
+                    .get_mut(a.turn)
+                    .and_then(|t| t.questions.as_mut())
+                    .and_then(|qs| qs.get_mut(a.index));
+                if let Some(q) = q {
+                    rescore |= q.effort != effort;
+                    q.effort = effort;
+                }
+            }
+        }
+        if rescore && self.run.turns() == self.session.turns.len() {
+            self.run.rescore_last(&self.scorer, &self.session);
+            self.show_score(false);
+        }
+        answers.len()
     }
 
     fn count_tier(&mut self, tier: Option<Tier>) {

@@ -34,6 +34,7 @@
 
 mod app;
 mod error;
+mod model;
 pub mod read;
 pub mod source;
 mod term;
@@ -41,6 +42,7 @@ pub mod ui;
 
 pub use app::{Action, App, MAX_ROWS, ModelTier, Options, Pane, SourceState};
 pub use error::Error;
+pub use model::ModelSpec;
 pub use term::{Summary, run};
 
 /// `Result` with this crate's [`Error`].

@@ -512,3 +512,107 @@ fn ingest_time_grows_linearly_with_the_session() {
         );
     }
 }
+
+/// A stand-in model for the model tier: answers `label` (an index of the
+/// effort labels), or fails (`None`); waits on `gate` first when given.
+struct FakeModel {
+    label: Option<usize>,
+    gate: Option<std::sync::Mutex<std::sync::mpsc::Receiver<()>>>,
+}
+
+impl tact::escalation::LabelModel for FakeModel {
+    fn ask(
+        &self,
+        _request: &tact::escalation::LabelRequest<'_>,
+    ) -> Option<tact::escalation::LabelAnswer> {
+        if let Some(gate) = &self.gate {
+            let _ = gate.lock().unwrap().recv_timeout(Duration::from_secs(20));
+        }
+        self.label
+            .map(|l| tact::escalation::LabelAnswer::new(l, "fake"))
+    }
+}
+
+/// A view whose model tier asks `model` about every question.
+fn app_with_model(model: FakeModel) -> App {
+    let escalation = tact::escalation::Escalation::new(std::sync::Arc::new(model), 2.0);
+    App::new(
+        Options::default()
+            .color(false)
+            .model(tact_watch::ModelSpec::new(escalation, "fake")),
+    )
+    .unwrap()
+}
+
+fn ingest_lines(app: &mut App, lines: &[&str]) {
+    for l in lines {
+        if let Some(r) = tact_watch::read::parse_line(l.as_bytes()).unwrap() {
+            app.ingest(r);
+        }
+    }
+}
+
+/// Polls the model tier until `done` holds (or 20 s pass).
+fn poll_until(app: &mut App, done: impl Fn(&App) -> bool) {
+    let end = Instant::now() + Duration::from_secs(20);
+    while !done(app) && Instant::now() < end {
+        app.poll_model();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+const ASKS: [&str; 2] = [
+    r#"{"type":"user","text":"Make the tests pass."}"#,
+    r#"{"type":"assistant","text":"Done. Should I also bump the version?"}"#,
+];
+
+#[test]
+fn the_model_tier_answers_off_the_ui_thread_and_relabels_the_question() {
+    use tact::types::{EffortLevel, Label};
+    let (release, gate) = std::sync::mpsc::channel();
+    let mut app = app_with_model(FakeModel {
+        label: Some(EffortLevel::High.index()),
+        gate: Some(std::sync::Mutex::new(gate)),
+    });
+    assert_eq!(
+        app.model_tier(),
+        &tact_watch::ModelTier::Ready { name: "fake".into() }
+    );
+    // The model is held: ingesting still returns, the question shows the
+    // cheaper tiers' label, and the status line says the model is busy.
+    ingest_lines(&mut app, &ASKS);
+    let before = frame(&app, 120, 30);
+    assert!(before.contains("model fake busy (1)"), "{before}");
+    assert!(before.contains("?   [low]    Should I also bump"), "{before}");
+    assert_eq!(app.tiers()[3], 0);
+    release.send(()).unwrap();
+    poll_until(&mut app, |a| a.tiers()[3] == 1);
+    assert_eq!(app.tiers()[3], 1, "the model's answer arrived");
+    let after = frame(&app, 120, 30);
+    assert!(after.contains("?   [HIGH]   Should I also bump"), "{after}");
+    assert!(after.contains("model fake ready"), "{after}");
+    // The answer counts in the score of its (still open) turn: the high
+    // effort question is in the score pane's counts.
+    assert!(after.contains("questions low 0 · medium 0 · high 1"), "{after}");
+}
+
+#[test]
+fn a_failing_model_fails_open_and_shows_unavailable() {
+    let mut app = app_with_model(FakeModel {
+        label: None,
+        gate: None,
+    });
+    for _ in 0..3 {
+        ingest_lines(&mut app, &ASKS);
+    }
+    poll_until(&mut app, |a| {
+        matches!(a.model_tier(), tact_watch::ModelTier::Unavailable { .. })
+    });
+    let screen = frame(&app, 140, 30);
+    assert!(
+        screen.contains("model fake unavailable: 3 failed calls in a row"),
+        "{screen}"
+    );
+    assert!(screen.contains("?   [low]    Should I also bump"), "{screen}");
+    assert_eq!(app.tiers()[3], 0);
+}
