@@ -44,6 +44,9 @@ pub(super) mod tag {
     pub const REF_CODE: u16 = 17;
     /// A how-to question frame ("how do I ...", "¿cómo ...?").
     pub const HOWTO: u16 = 18;
+    /// A polite request frame ("can you ...", "could we ..."): with a code
+    /// verb it asks for work, not for an answer.
+    pub const REQUEST: u16 = 19;
 }
 
 const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static str) -> Cue {
@@ -68,8 +71,7 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
             &[
                 "do i have left", "have i used", "i've used", "i have used", "i've consumed",
                 "have i made", "did i make", "am i paying", "will i pay", "i'm paying", "am i on",
-                "i'm on", "is this account", "my project", "my projects", "of my", "i'm at",
-                "i am at", "am i to", "charged me", "charge me", "cost me", "bill me", "i paid",
+                "i'm on", "is this account", "my project", "my projects", "am i to", "charged me", "charge me", "cost me", "bill me", "i paid",
                 "did i exceed", "over my", "i exceed", "exceed my", "go over my", "go past my", "hit my",
                 "me quedan", "cuanto me queda", "me queda hasta", "que me queda", "llevo consumido",
                 "me paso del", "me paso de", "pasarme del", "limite de llamadas", "have i spent",
@@ -86,6 +88,11 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
             ],
             cue("my_account", MINE, 3.0, "the user's own account data"),
         )
+        // "I'm at 80%", not "I am at a loss"; "70% of my", not "all styles of my".
+        .regex(
+            r"\b(?:i'm|i am|im) at (?:about |around |roughly )?[0-9]|[0-9%] of my\b",
+            cue("my_account", MINE, 3.0, "the user's own account data"),
+        )
         // PLATFORM: account, billing and quota data.
         .literals(
             &[
@@ -98,7 +105,11 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "trial", "free credits", "credits left", "creditos", "saldo", "vat", "iva",
                 "good standing", "credit card on file", "payment failed", "pago rechazado",
                 "ha sido rechazado", "tarjeta con la que pago", "enterprise", "starter plan",
-                "pro plan", "to pro", "plan", "planes", "free plan", "free tier", "team plan",
+                "pro plan", "to pro", "free plan", "free tier", "team plan", "my plan",
+                "which plan", "what plan", "current plan", "paid plan", "plan limits",
+                "plan limit", "mi plan", "que plan", "cual plan", "plan actual",
+                "plan que tengo", "incluye el plan", "the plan i have", "the plan i'm on",
+                "plan am i on", "plan include", "plan includes",
                 "business plan", "enterprise plan", "plan gratuito", "plan pro", "plan business",
                 "plan empresa", "pricing", "tarifa",
                 "tarifas", "cuanto cuesta", "how much does", "how much is", "discount", "descuento",
@@ -119,7 +130,7 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
             cue("account_data", ACCOUNT, 2.5, "account, billing or quota data"),
         )
         .phrases(
-            "the (current )?(account|plan|quota|usage|subscription|bill|billing|invoice|invoices|credits|trial|request limit|rate limit|remaining quota|monthly quota|usage counter)",
+            "the (current )?(account|quota|usage|subscription|bill|billing|invoice|invoices|credits|trial|request limit|rate limit|remaining quota|monthly quota|usage counter)|the current plan",
             cue("account_data", ACCOUNT, 2.5, "account, billing or quota data"),
         )
         .literals(
@@ -189,6 +200,25 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
             ],
             cue("code_verb", CODE_VERB, 1.5, "asks to write or change code"),
         )
+        // What a user asks a coding agent to do to the project: run,
+        // commit, ship (real transcripts: "commit and push", "run the
+        // tests", "restart the server", "sync").
+        .literals(
+            &[
+                "commit", "commit it", "push", "push it", "push changes", "push the changes",
+                "deploy", "redeploy", "restart", "reinstall", "install", "rerun", "re-run",
+                "run the tests", "run tests", "run the test", "run the unit tests", "run it",
+                "run them", "run the app", "run the server", "run the script", "run this",
+                "execute", "proceed with", "spin up", "sync", "revert", "roll back", "rollback",
+                "bump", "start the server", "start phase", "continue with", "merge",
+                "haz commit", "sube los cambios", "despliega", "reinicia", "ejecuta",
+                "make a", "make it", "make them", "make sure", "turn it", "turn them",
+                "update", "organize", "reorganize", "include", "look into", "take a look",
+                "resolve", "configure", "set up", "apply", "i want you to",
+                "actualiza", "organiza", "incluye", "configura", "aplica",
+            ],
+            cue("agent_action", CODE_VERB, 1.5, "asks the agent to act on the project"),
+        )
         .literals(
             &[
                 "endpoint", "endpoints", "function", "functions", "funcion", "funciones", "script",
@@ -229,6 +259,22 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "para que acepte", "para que use", "que te pase",
             ],
             cue("code_spec", SPEC, 1.0, "specifies what code must do"),
+        )
+        // A bug report without a question: the user wants it fixed.
+        .literals(
+            &[
+                "not working", "isn't working", "is not working", "stopped working",
+                "no longer works", "doesn't start", "does not start", "not starting",
+                "won't start", "nothing happened", "nothing happens", "does nothing",
+                "still getting", "i get an error", "i'm getting an error", "getting an error",
+                "gives an error", "crashes", "crashed", "still not", "is failing", "are failing",
+                "not loading", "doesn't load", "doesn't show", "can't connect", "sigue sin",
+                "no arranca", "da error", "me sale un error",
+                "complains", "getting this error", "i get this error", "not showing",
+                "isn't showing", "not populated", "no change in", "absolutely no difference",
+                "doesn't seem to", "i still do not see", "i still don't see", "still broken",
+            ],
+            cue("bug_report", SPEC, 1.0, "reports a bug to fix"),
         )
         // -------------------------------------------------------------
         // RETRIEVAL: documentation and language questions.
@@ -436,6 +482,25 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
         .literals(
             &["^ how", "^ can", "^ could", "^ should", "^ ¿", "^ como"],
             cue("question_opening", QUESTION, 0.0, "opens a question"),
+        )
+        .literals(
+            &[
+                "^ can you", "^ could you", "^ can we", "^ could we", "^ would you",
+                "^ will you", "^ please", "^ pls", "^ puedes", "^ podrias", "^ podemos",
+                "^ por favor",
+            ],
+            cue("request_opening", REQUEST, 0.0, "opens a polite request"),
+        )
+        // A shell command typed as the message ("git push origin main",
+        // "chmod +x run.sh", "pwd"): the agent is to run it.
+        .literals(
+            &[
+                "^ git", "^ npm", "^ npx", "^ yarn", "^ pnpm", "^ bun", "^ cargo", "^ pip",
+                "^ pip3", "^ python", "^ python3", "^ node", "^ docker", "^ kubectl", "^ chmod",
+                "^ cd", "^ ls", "^ pwd", "^ mkdir", "^ curl", "^ pytest", "^ uv", "^ poetry",
+                "^ brew", "^ sudo", "^ gh", "^ terraform", "^ make", "^ ./",
+            ],
+            cue("shell_command", CODE_VERB, 1.5, "a shell command for the agent to run"),
         )
         .literals(
             &[

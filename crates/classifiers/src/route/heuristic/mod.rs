@@ -216,7 +216,9 @@ impl Heuristic {
         let platform_evidence = plat > 0.0;
 
         // RETRIEVAL evidence.
-        let question = shape.question || has(tag::QUESTION) || howto;
+        // "Can you remove the field?" asks for work, not for an answer.
+        let request = has(tag::REQUEST) && verb;
+        let question = (shape.question || has(tag::QUESTION) || howto) && !request;
         let retr = &mut s[idx(QueryType::Retrieval)];
         *retr += sum(tag::DOC).min(4.0) + sum(tag::LANG).min(3.0);
         if shape.ident {
