@@ -5,8 +5,8 @@
 
 use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError, TrySendError};
 
-use tact::escalation::Escalation;
 use tact::effort::EffortClassifier;
+use tact::escalation::Escalation;
 use tact::types::{EffortLevel, Tier};
 
 /// Questions waiting for the model at most; more are left to the cheaper

@@ -576,14 +576,19 @@ fn the_model_tier_answers_off_the_ui_thread_and_relabels_the_question() {
     });
     assert_eq!(
         app.model_tier(),
-        &tact_watch::ModelTier::Ready { name: "fake".into() }
+        &tact_watch::ModelTier::Ready {
+            name: "fake".into()
+        }
     );
     // The model is held: ingesting still returns, the question shows the
     // cheaper tiers' label, and the status line says the model is busy.
     ingest_lines(&mut app, &ASKS);
     let before = frame(&app, 120, 30);
     assert!(before.contains("model fake busy (1)"), "{before}");
-    assert!(before.contains("?   [low]    Should I also bump"), "{before}");
+    assert!(
+        before.contains("?   [low]    Should I also bump"),
+        "{before}"
+    );
     assert_eq!(app.tiers()[3], 0);
     release.send(()).unwrap();
     poll_until(&mut app, |a| a.tiers()[3] == 1);
@@ -593,7 +598,10 @@ fn the_model_tier_answers_off_the_ui_thread_and_relabels_the_question() {
     assert!(after.contains("model fake ready"), "{after}");
     // The answer counts in the score of its (still open) turn: the high
     // effort question is in the score pane's counts.
-    assert!(after.contains("questions low 0 · medium 0 · high 1"), "{after}");
+    assert!(
+        after.contains("questions low 0 · medium 0 · high 1"),
+        "{after}"
+    );
 }
 
 #[test]
@@ -613,6 +621,9 @@ fn a_failing_model_fails_open_and_shows_unavailable() {
         screen.contains("model fake unavailable: 3 failed calls in a row"),
         "{screen}"
     );
-    assert!(screen.contains("?   [low]    Should I also bump"), "{screen}");
+    assert!(
+        screen.contains("?   [low]    Should I also bump"),
+        "{screen}"
+    );
     assert_eq!(app.tiers()[3], 0);
 }
