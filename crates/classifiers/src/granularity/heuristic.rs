@@ -262,6 +262,47 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
             ],
             holistic("structure", 1.0, "asks about a structure, process or body of results"),
         )
+        // Holistic: advice, a course of action, what to do in a case (the
+        // guide: "requests for advice or experience are holistic").
+        .literals(
+            &[
+                "what should i do", "what should we do", "what should be done", "what do you do",
+                "what can i do", "what can we do", "what would you do", "what would you",
+                "what should", "what steps", "which steps", "first step to", "how should i",
+                "how should we", "should i be concerned", "should i be worried", "best approach",
+                "best practice", "best practices", "best design", "would you recommend",
+                "do you recommend", "can you recommend", "recommend me", "advice", "advise", "tips", "suggestions", "que debo hacer",
+                "que hago", "que harias", "que recomiendas", "consejos", "was soll ich",
+                "was sollte", "was wurdest du", "empfehlung*", "tipps",
+            ],
+            holistic("advice", 2.5, "asks for advice or a course of action"),
+        )
+        // Holistic: a question of opinion, value or policy in yes/no form
+        // ("Is Y better than Z?", "Should X be banned?").
+        .literals(
+            &[
+                "worth it", "is it worth", "a good idea", "a bad idea", "good for", "bad for",
+                "safer", "ethical", "ethically", "legit", "fair", "justified", "really help",
+                "ideal", "ideal choice", "appropriate", "overrated", "vale la pena", "es buena idea",
+                "lohnt es sich", "sinnvoll",
+            ],
+            holistic("opinion", 2.0, "asks for an opinion or assessment"),
+        )
+        // Holistic: an open set to explore, not one listed item.
+        .literals(
+            &[
+                "what are some", "places to see", "places to visit",
+                "things to do", "what to do in", "what else", "ways to", "ideas for",
+                "examples of", "cuales son algunos", "que hacer en", "formas de",
+                "was kann man", "beispiele fur",
+            ],
+            holistic("open_set", 2.0, "asks for an open set of things to explore"),
+        )
+        // Holistic: what a work or event is about (a summary).
+        .regex(
+            r"\bwhat (?:is|was|are|were) [a-z0-9' -]{1,60} about\b",
+            holistic("summary", 3.0, "asks for a summary or overview"),
+        )
         // ---------------------------------------------------------------
         // Fine-grained: quantities.
         .literals(
@@ -465,6 +506,25 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "^ provide the",
             ],
             fine("item_request", 1.5, "asks to list, name or give items"),
+        )
+        // A hypothetical case or scenario to reason about.
+        .literals(
+            &[
+                "^ if",
+                "^ suppose",
+                "^ imagine",
+                "^ let's say",
+                "^ lets say",
+                "^ assume",
+                "^ in a scenario",
+                "^ hypothetically",
+                "^ si",
+                "^ supongamos",
+                "^ imagina",
+                "^ angenommen",
+                "^ wenn",
+            ],
+            holistic("scenario", 1.5, "sets up a case to reason about"),
         )
         .literals(
             &[
