@@ -230,7 +230,7 @@ impl Scorer {
     ) {
         for seg in tact_core::extract_questions(response) {
             let text = seg.text(response);
-            let r = self.effort.classify(text, context);
+            let r = self.effort.classify_in(text, response, seg.start, context);
             out.push(SessionQuestion {
                 turn,
                 text: text.to_owned(),

@@ -19,6 +19,10 @@ pub struct EffortExample {
     /// What the user already has at hand, if given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,
+    /// The agent's whole message the question was asked in, if given: the
+    /// options it lists are in front of the user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
     /// Optional annotator note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -36,6 +40,9 @@ pub struct EffortQuery {
     /// What the user already has at hand, if given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,
+    /// The agent's whole message the question was asked in, if given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 /// One line of a `granularity` dataset.

@@ -831,7 +831,7 @@ impl App {
                 let mut asked = Vec::new();
                 for seg in tact::text::extract_questions(text) {
                     let q = seg.text(text);
-                    let r = self.effort.classify(q, context);
+                    let r = self.effort.classify_in(q, text, seg.start, context);
                     let tier = r.tier.map(tier_index);
                     if let Some(t) = tier {
                         self.tiers[t] += 1;

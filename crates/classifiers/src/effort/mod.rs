@@ -150,22 +150,98 @@ impl EffortClassifier {
         self.tiers.trace((question, context))
     }
 
-    /// Finds every question in a whole agent message and classifies each.
+    /// Classifies a question the agent asked inside `message`, its whole
+    /// message, `at` the byte offset where the question starts in it.
+    /// The message is what the user has in front of them: a question that
+    /// asks the user to pick ("Which approach do you prefer?", "Let me
+    /// know how you'd like to proceed") after the message lists two or
+    /// more options is low effort, as picking one of the options offered
+    /// is (decided by the heuristic tier, under the `hybrid` and
+    /// `heuristic` strategies). Otherwise it is
+    /// [`EffortClassifier::classify`]. Linear in the lengths of both.
+    pub fn classify_in(
+        &self,
+        question: &str,
+        message: &str,
+        at: usize,
+        context: Option<&str>,
+    ) -> Classification<EffortLevel> {
+        if matches!(self.strategy(), Strategy::Hybrid | Strategy::Heuristic) {
+            if let Some(r) = picks_listed_option(question, message, at) {
+                return r;
+            }
+        }
+        self.classify(question, context)
+    }
+
+    /// Finds every question in a whole agent message and classifies each
+    /// in its message ([`EffortClassifier::classify_in`]).
     pub fn questions(&self, message: &str) -> Vec<QuestionEffort> {
         let _span = tracing::debug_span!("effort.questions", bytes = message.len()).entered();
         extract_questions(message)
             .into_iter()
             .map(|seg| {
                 let text = seg.text(message);
-                QuestionEffort::new(text, seg.start, seg.end, self.classify(text, None))
+                let r = self.classify_in(text, message, seg.start, None);
+                QuestionEffort::new(text, seg.start, seg.end, r)
             })
             .collect()
     }
 }
 
+/// A question that asks the user to pick, in its normalized form: which
+/// one, which approach, a preference, how to proceed, what to do next.
+static PICK: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(concat!(
+        r"(?-u:\b)(?:which (?:[a-z]+ )?(?:one|ones|option|options|approach|path|direction|step|steps|area|areas|part|way|fix|plan|of (?:these|those|them|the)|would you|do you|should (?:i|we)|you)",
+        r"|prefer[a-z]*|preference|your priority|your choice|choose|pick",
+        r"|how (?:would|do) you (?:like|want) (?:me )?to proceed|how you(?: would|'d|d) like (?:me )?to proceed",
+        r"|what would you like (?:me )?to do|where (?:would|do) you (?:like|want) (?:me )?to start",
+        r"|cual prefieres|que opcion|cual de|prefieres|welche (?:option|variante)|bevorzug[a-z]*",
+        r"|quel(?:le)? [a-z]+ prefer[a-z]*|ktor[a-z]*)(?-u:\b)",
+    ))
+    .ok()
+});
+
+/// Low effort when `question` asks to pick and `message` lists two or
+/// more options before `at`.
+fn picks_listed_option(
+    question: &str,
+    message: &str,
+    at: usize,
+) -> Option<Classification<EffortLevel>> {
+    let picks = PICK
+        .as_ref()
+        .is_some_and(|re| re.is_match(&normalize(question)));
+    if !picks {
+        return None;
+    }
+    let before = message.get(..at).unwrap_or(message);
+    let items = tact_core::text::list_items(before);
+    if items < 2 {
+        return None;
+    }
+    let mut detail = String::from("asks to pick one of the ");
+    crate::detail::push_count(&mut detail, items as u64);
+    detail.push_str(" options its message lists");
+    let mut c =
+        Classification::new(EffortLevel::Low, 0.9).with_reasons(vec![tact_types::Reason::new(
+            "picks_listed_option",
+            detail,
+            2.0,
+        )]);
+    c.tier = Some(tact_types::Tier::Heuristic);
+    Some(c)
+}
+
 crate::text::text_classifier!(
     EffortClassifier, task: "effort", input: EffortQuery, example: EffortExample,
     label: EffortLevel, decision: Classification<EffortLevel>,
-    split: |e| (EffortQuery { id: e.id, text: e.text, context: e.context }, e.label),
-    decide: |c, q| c.classify(&q.text, q.context.as_deref()),
+    split: |e| (EffortQuery { id: e.id, text: e.text, context: e.context, message: e.message }, e.label),
+    decide: |c, q| match q.message.as_deref() {
+        // The question where it stands in its message (or, not found
+        // there, after the whole message).
+        Some(m) => c.classify_in(&q.text, m, m.find(q.text.as_str()).unwrap_or(m.len()), q.context.as_deref()),
+        None => c.classify(&q.text, q.context.as_deref()),
+    },
 );
