@@ -228,9 +228,10 @@ impl Scorer {
         context: Option<&str>,
         out: &mut Vec<SessionQuestion>,
     ) {
+        let asked_in = tact_classifiers::effort::InMessage::new(response);
         for seg in tact_core::extract_questions(response) {
             let text = seg.text(response);
-            let r = self.effort.classify_in(text, response, seg.start, context);
+            let r = self.effort.classify_in(text, &asked_in, seg.start, context);
             out.push(SessionQuestion {
                 turn,
                 text: text.to_owned(),

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use tact::effort::EffortClassifier;
+use tact::effort::{EffortClassifier, InMessage};
 use tact::guidance::{Guide, Nudge};
 use tact::route::Router;
 use tact::scoring::{AskedQuestion, RunningScore, Scorer, Session, TaskOutcome, Turn};
@@ -829,9 +829,10 @@ impl App {
             None => {
                 let context = self.session.context.as_deref();
                 let mut asked = Vec::new();
+                let asked_in = InMessage::new(text);
                 for seg in tact::text::extract_questions(text) {
                     let q = seg.text(text);
-                    let r = self.effort.classify_in(q, text, seg.start, context);
+                    let r = self.effort.classify_in(q, &asked_in, seg.start, context);
                     let tier = r.tier.map(tier_index);
                     if let Some(t) = tier {
                         self.tiers[t] += 1;

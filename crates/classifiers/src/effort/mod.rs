@@ -150,24 +150,26 @@ impl EffortClassifier {
         self.tiers.trace((question, context))
     }
 
-    /// Classifies a question the agent asked inside `message`, its whole
-    /// message, `at` the byte offset where the question starts in it.
-    /// The message is what the user has in front of them: a question that
-    /// asks the user to pick ("Which approach do you prefer?", "Let me
-    /// know how you'd like to proceed") after the message lists two or
-    /// more options is low effort, as picking one of the options offered
-    /// is (decided by the heuristic tier, under the `hybrid` and
-    /// `heuristic` strategies). Otherwise it is
-    /// [`EffortClassifier::classify`]. Linear in the lengths of both.
+    /// Classifies a question the agent asked inside a message (its list
+    /// items found once by [`InMessage::new`]), `at` the byte offset where
+    /// the question starts in it. The message is what the user has in
+    /// front of them: a question that asks the user to pick ("Which
+    /// approach do you prefer?", "Let me know how you'd like to proceed")
+    /// after the message lists two or more options is low effort, as
+    /// picking one of the options offered is (decided by the heuristic
+    /// tier, under the `hybrid` and `heuristic` strategies). Otherwise it
+    /// is [`EffortClassifier::classify`]. Linear in the question's length
+    /// (and logarithmic in the message's items), so classifying every
+    /// question of a message stays linear in the message.
     pub fn classify_in(
         &self,
         question: &str,
-        message: &str,
+        message: &InMessage<'_>,
         at: usize,
         context: Option<&str>,
     ) -> Classification<EffortLevel> {
         if matches!(self.strategy(), Strategy::Hybrid | Strategy::Heuristic) {
-            if let Some(r) = picks_listed_option(question, message, at) {
+            if let Some(r) = picks_listed_option(question, message.items_before(at)) {
                 return r;
             }
         }
@@ -178,11 +180,12 @@ impl EffortClassifier {
     /// in its message ([`EffortClassifier::classify_in`]).
     pub fn questions(&self, message: &str) -> Vec<QuestionEffort> {
         let _span = tracing::debug_span!("effort.questions", bytes = message.len()).entered();
+        let asked_in = InMessage::new(message);
         extract_questions(message)
             .into_iter()
             .map(|seg| {
                 let text = seg.text(message);
-                let r = self.classify_in(text, message, seg.start, None);
+                let r = self.classify_in(text, &asked_in, seg.start, None);
                 QuestionEffort::new(text, seg.start, seg.end, r)
             })
             .collect()
@@ -203,22 +206,49 @@ static PICK: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::ne
     .ok()
 });
 
-/// Low effort when `question` asks to pick and `message` lists two or
-/// more options before `at`.
-fn picks_listed_option(
-    question: &str,
-    message: &str,
-    at: usize,
-) -> Option<Classification<EffortLevel>> {
+/// An agent message its questions are classified in
+/// ([`EffortClassifier::classify_in`]): where its list items end, found
+/// in one pass.
+#[derive(Debug, Clone, Default)]
+pub struct InMessage<'m> {
+    message: &'m str,
+    item_ends: Vec<usize>,
+}
+
+impl<'m> InMessage<'m> {
+    /// Finds the list items of `message` (linear in its length).
+    pub fn new(message: &'m str) -> Self {
+        Self {
+            message,
+            item_ends: tact_core::text::list_item_lines(message)
+                .into_iter()
+                .map(|r| r.end)
+                .collect(),
+        }
+    }
+
+    /// The message.
+    pub fn message(&self) -> &'m str {
+        self.message
+    }
+
+    /// How many list items end before byte offset `at` (an item on the
+    /// line of `at` itself does not count).
+    pub fn items_before(&self, at: usize) -> usize {
+        self.item_ends.partition_point(|&e| e < at)
+    }
+}
+
+/// Low effort when `question` asks to pick and its message lists `items`
+/// (two or more) options before it.
+fn picks_listed_option(question: &str, items: usize) -> Option<Classification<EffortLevel>> {
+    if items < 2 {
+        return None;
+    }
     let picks = PICK
         .as_ref()
         .is_some_and(|re| re.is_match(&normalize(question)));
     if !picks {
-        return None;
-    }
-    let before = message.get(..at).unwrap_or(message);
-    let items = tact_core::text::list_items(before);
-    if items < 2 {
         return None;
     }
     let mut detail = String::from("asks to pick one of the ");
@@ -241,7 +271,12 @@ crate::text::text_classifier!(
     decide: |c, q| match q.message.as_deref() {
         // The question where it stands in its message (or, not found
         // there, after the whole message).
-        Some(m) => c.classify_in(&q.text, m, m.find(q.text.as_str()).unwrap_or(m.len()), q.context.as_deref()),
+        Some(m) => c.classify_in(
+            &q.text,
+            &InMessage::new(m),
+            m.find(q.text.as_str()).unwrap_or(m.len()),
+            q.context.as_deref(),
+        ),
         None => c.classify(&q.text, q.context.as_deref()),
     },
 );

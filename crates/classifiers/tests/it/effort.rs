@@ -6,7 +6,7 @@ use crate::common::{self, fixtures};
 use tact_types::Label;
 
 use proptest::prelude::*;
-use tact_classifiers::effort::{EffortClassifier, Strategy};
+use tact_classifiers::effort::{EffortClassifier, InMessage, Strategy};
 use tact_core::dataset::read_jsonl;
 use tact_types::EffortLevel::{self, High, Low, Medium};
 use tact_types::dataset::EffortExample;
@@ -242,7 +242,7 @@ fn picking_one_of_the_options_the_message_lists_is_low() {
     let q = "Which approach would you prefer?";
     let listed = "Two ways to fix the cache:\n\n1. Key it by currency\n2. Drop it for prices\n\nWhich approach would you prefer?";
     let at = listed.find(q).unwrap();
-    let r = c.classify_in(q, listed, at, None);
+    let r = c.classify_in(q, &InMessage::new(listed), at, None);
     assert_eq!(r.label, Low);
     assert!(
         r.reasons.iter().any(|r| r.cue == "picks_listed_option"),
@@ -253,24 +253,24 @@ fn picking_one_of_the_options_the_message_lists_is_low() {
     // Without options in front of the user, the question alone decides:
     // stating a preference not offered is medium.
     let bare = "I looked at the cache. Which approach would you prefer?";
-    let r = c.classify_in(q, bare, bare.find(q).unwrap(), None);
+    let r = c.classify_in(q, &InMessage::new(bare), bare.find(q).unwrap(), None);
     assert!(r.reasons.iter().all(|r| r.cue != "picks_listed_option"));
     assert_eq!(r.label, c.classify(q, None).label);
     // Options listed after the question do not count.
     let after = format!("{q}\n1. Key it\n2. Drop it");
-    let r = c.classify_in(q, &after, 0, None);
+    let r = c.classify_in(q, &InMessage::new(&after), 0, None);
     assert!(r.reasons.iter().all(|r| r.cue != "picks_listed_option"));
     // A question that asks the user to dig something out is not a pick.
     let logs = "Can you paste the stack trace from production?";
     let msg = format!("Two suspects:\n- the cache\n- the pool\n\n{logs}");
-    let r = c.classify_in(logs, &msg, msg.find(logs).unwrap(), None);
+    let r = c.classify_in(logs, &InMessage::new(&msg), msg.find(logs).unwrap(), None);
     assert!(r.reasons.iter().all(|r| r.cue != "picks_listed_option"));
     // The seed strategy reads the question alone.
     let seed = EffortClassifier::builder()
         .strategy(Strategy::Seed)
         .build()
         .unwrap();
-    let r = seed.classify_in(q, listed, at, None);
+    let r = seed.classify_in(q, &InMessage::new(listed), at, None);
     assert_eq!(r.label, seed.classify(q, None).label);
     // `questions` classifies each question in its message.
     let found = c.questions(listed);

@@ -15,6 +15,31 @@ pub fn list_items(text: &str) -> usize {
     text.lines().filter(|l| opens_item(l)).count()
 }
 
+/// The byte ranges of the lines that open a list item (as [`list_items`]
+/// counts them; without their line break), in order: one pass, so that
+/// the items before any point of the text are then counted by a binary
+/// search.
+///
+/// ```
+/// let message = "Two ways:\n1. Keep the cache\n2. Drop it\n\nWhich do you prefer?";
+/// let items = tact_core::text::list_item_lines(message);
+/// assert_eq!(items.len(), 2);
+/// assert_eq!(&message[items[0].clone()], "1. Keep the cache");
+/// ```
+pub fn list_item_lines(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    for piece in text.split_inclusive('\n') {
+        let line = piece.strip_suffix('\n').unwrap_or(piece);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if opens_item(line) {
+            out.push(at..at + line.len());
+        }
+        at += piece.len();
+    }
+    out
+}
+
 /// Whether one line opens a list item.
 fn opens_item(line: &str) -> bool {
     let t = line.trim_start();
@@ -95,6 +120,8 @@ mod tests {
         }
         let m = "Two ways:\n1. Keep\n2. Drop\n- also this\n\nWhich one?";
         assert_eq!(list_items(m), 3);
+        assert_eq!(list_item_lines(m), [10..17, 18..25, 26..37]);
+        assert_eq!(list_item_lines("a\r\n- b\r\n- c"), [3..6, 8..11]);
     }
 
     proptest! {
@@ -102,6 +129,7 @@ mod tests {
         fn never_panics(s in ".{0,300}") {
             let n = list_items(&s);
             prop_assert!(n <= s.lines().count());
+            prop_assert_eq!(list_item_lines(&s).len(), n);
         }
     }
 }
