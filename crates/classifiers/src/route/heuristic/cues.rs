@@ -294,6 +294,21 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
             ],
             cue("documentation", DOC, 2.0, "asks about the documentation"),
         )
+        // RETRIEVAL: reading the project to answer, not changing it
+        // ("Scan the repo and tell me ...", "Read @README.md", "explain
+        // without making any changes").
+        .literals(
+            &[
+                "scan the repo", "scan the codebase", "scan the project", "search all files",
+                "search the codebase", "search the repo", "search the project", "read @",
+                "analyze the", "analyse the", "examine the", "audit the", "identify all",
+                "identify why", "what options", "how would this work", "how can i go about",
+                "without making any changes", "without changing", "don't change",
+                "do not change", "tell me what", "tell me which", "tell me where",
+                "revisa el codigo", "analiza el", "sin cambiar", "sin hacer cambios",
+            ],
+            cue("read_project", DOC, 2.0, "asks to read the project and answer"),
+        )
         .literals(
             &[
                 "avap", "built-in", "builtin", "native", "nativa", "nativo", "standard library",
