@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use tact_core::text::{
-    extract_questions, find_questions, list_item_lines, list_items, normalize, split_sentences,
+    extract_questions, find_questions, list_item_lines, normalize, split_sentences,
 };
 
 const MB: usize = 1 << 20;
@@ -49,9 +49,8 @@ fn assert_linear(unit: &str) {
     let _turn = ONE_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let paths: [TextPath<'_>; 6] = [
+    let paths: [TextPath<'_>; 5] = [
         ("normalize", &|t| normalize(t).len()),
-        ("list_items", &|t| list_items(t)),
         ("list_item_lines", &|t| list_item_lines(t).len()),
         ("split_sentences", &|t| split_sentences(t).len()),
         ("extract_questions", &|t| extract_questions(t).len()),

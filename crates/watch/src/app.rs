@@ -15,7 +15,7 @@ use tact::scoring::{AskedQuestion, RunningScore, Scorer, Session, TaskOutcome, T
 use tact::types::{EffortLevel, Event, Mode, QueryType, Tier, ToolCall};
 
 use crate::Error;
-use crate::model::{Job, ModelSpec, Worker};
+use crate::model::{Job, ModelSpec, Place, Worker};
 use crate::read::{Record, Step};
 
 /// Most characters of one transcript row kept for display.
@@ -851,12 +851,14 @@ impl App {
             }
             if let (Some(Some(tier)), Some(worker)) = (ask.get(i), self.worker.as_mut()) {
                 worker.submit(Job {
-                    row,
-                    turn: at.0,
-                    index: at.1 + i,
+                    place: Place {
+                        row,
+                        turn: at.0,
+                        index: at.1 + i,
+                        tier: *tier,
+                    },
                     text: q.text.clone(),
                     context: self.session.context.clone(),
-                    tier: *tier,
                 });
             }
         }
@@ -878,8 +880,11 @@ impl App {
         self.model = worker.state();
         let last_turn = self.session.turns.len().checked_sub(1);
         let mut rescore = false;
-        for a in &answers {
-            let Some(effort) = a.effort else { continue };
+        for answer in &answers {
+            let Some(effort) = answer.effort else {
+                continue;
+            };
+            let a = answer.place;
             if let Some(t) = self.tiers.get_mut(a.tier) {
                 *t = t.saturating_sub(1);
             }

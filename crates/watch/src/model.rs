@@ -50,29 +50,32 @@ impl PartialEq for ModelSpec {
     }
 }
 
-/// One question put to the model.
-#[derive(Debug)]
-pub(crate) struct Job {
+/// Where a question put to the model stands in the view.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Place {
     /// Its transcript row.
     pub(crate) row: usize,
     /// The turn it was asked in, and its place among the turn's questions.
     pub(crate) turn: usize,
     pub(crate) index: usize,
-    pub(crate) text: String,
-    pub(crate) context: Option<String>,
     /// The cheaper tier that decided meanwhile (an index of the view's
     /// tier counts).
     pub(crate) tier: usize,
+}
+
+/// One question put to the model.
+#[derive(Debug)]
+pub(crate) struct Job {
+    pub(crate) place: Place,
+    pub(crate) text: String,
+    pub(crate) context: Option<String>,
 }
 
 /// The model's answer to a [`Job`]: `None` when it failed (timeout,
 /// refusal, an answer off the schema) and the cheaper decision stands.
 #[derive(Debug)]
 pub(crate) struct Answer {
-    pub(crate) row: usize,
-    pub(crate) turn: usize,
-    pub(crate) index: usize,
-    pub(crate) tier: usize,
+    pub(crate) place: Place,
     pub(crate) effort: Option<EffortLevel>,
 }
 
@@ -118,10 +121,7 @@ impl Worker {
                     let r = classifier.classify(&job.text, job.context.as_deref());
                     let effort = (r.tier == Some(Tier::Model)).then_some(r.label);
                     let answer = Answer {
-                        row: job.row,
-                        turn: job.turn,
-                        index: job.index,
-                        tier: job.tier,
+                        place: job.place,
                         effort,
                     };
                     if answer_tx.send(answer).is_err() {

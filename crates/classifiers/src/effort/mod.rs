@@ -164,7 +164,7 @@ impl EffortClassifier {
     pub fn classify_in(
         &self,
         question: &str,
-        message: &InMessage<'_>,
+        message: &InMessage,
         at: usize,
         context: Option<&str>,
     ) -> Classification<EffortLevel> {
@@ -210,26 +210,19 @@ static PICK: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::ne
 /// ([`EffortClassifier::classify_in`]): where its list items end, found
 /// in one pass.
 #[derive(Debug, Clone, Default)]
-pub struct InMessage<'m> {
-    message: &'m str,
+pub struct InMessage {
     item_ends: Vec<usize>,
 }
 
-impl<'m> InMessage<'m> {
+impl InMessage {
     /// Finds the list items of `message` (linear in its length).
-    pub fn new(message: &'m str) -> Self {
+    pub fn new(message: &str) -> Self {
         Self {
-            message,
             item_ends: tact_core::text::list_item_lines(message)
                 .into_iter()
                 .map(|r| r.end)
                 .collect(),
         }
-    }
-
-    /// The message.
-    pub fn message(&self) -> &'m str {
-        self.message
     }
 
     /// How many list items end before byte offset `at` (an item on the

@@ -58,7 +58,7 @@ impl Seed {
         let patterns = FINE_GRAINED_PATTERNS
             .iter()
             .chain(HOLISTIC_PATTERNS)
-            .map(|p| p.replace(r"\b", r"(?-u:\b)"));
+            .map(|p| tact_core::cues::ascii_word_boundaries(p));
         let set = RegexSetBuilder::new(patterns)
             .case_insensitive(true)
             .build()

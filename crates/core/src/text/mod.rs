@@ -10,7 +10,7 @@ mod questions;
 mod sentences;
 mod words;
 
-pub use lists::{list_item_lines, list_items};
+pub use lists::list_item_lines;
 pub use normalize::normalize;
 pub use questions::{
     Dropped, DroppedSentence, Kept, Question, Questions, extract_questions, find_questions,

@@ -93,7 +93,7 @@ const NEARBY_LANGUAGES: &[whatlang::Lang] = &[
 /// word boundary sends the regex crate to its slowest engine on any text
 /// with a non-ASCII character, about a thousand times slower.
 fn compile(pattern: &str) -> Result<Regex, Error> {
-    let ascii = pattern.replace(r"\b", r"(?-u:\b)");
+    let ascii = tact_core::cues::ascii_word_boundaries(pattern);
     Regex::new(&ascii).map_err(|e| Error::Pattern(format!("{pattern}: {e}")))
 }
 
