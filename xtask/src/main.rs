@@ -72,6 +72,15 @@ struct TrainArgs {
     /// trained without them.
     #[arg(long)]
     real: bool,
+    /// How much each item of the real splits counts in the loss, against
+    /// 1 for the annotator-written ones (with --real).
+    #[arg(long, default_value_t = 1.0)]
+    real_weight: f64,
+    /// How much each item of the --dataset files counts in the loss,
+    /// against 1 for the fixtures': once for every file, or once per
+    /// --dataset, in the same order.
+    #[arg(long)]
+    dataset_weight: Vec<f64>,
 }
 
 #[derive(clap::Args)]
@@ -531,6 +540,13 @@ fn train_cmd(args: &TrainArgs) -> Result<bool> {
     if !args.dataset.is_empty() && tasks.len() != 1 {
         bail!("--dataset needs --task NAME");
     }
+    if args.dataset_weight.len() > 1 && args.dataset_weight.len() != args.dataset.len() {
+        bail!(
+            "{} --dataset-weight for {} --dataset: give one, or one per --dataset",
+            args.dataset_weight.len(),
+            args.dataset.len()
+        );
+    }
     if args.no_fixtures && args.dataset.is_empty() {
         bail!("--no-fixtures needs at least one --dataset");
     }
@@ -541,13 +557,24 @@ fn train_cmd(args: &TrainArgs) -> Result<bool> {
     for task in tasks {
         let mut sources = Vec::new();
         if !args.no_fixtures {
-            sources.extend(train::fixture_sources(&root, task, args.real));
+            sources.extend(train::fixture_sources(
+                &root,
+                task,
+                args.real.then_some(args.real_weight),
+            ));
         }
         // The heuristic was never tuned on a user's data: the thresholds
         // are chosen on it too.
-        sources.extend(args.dataset.iter().map(|p| train::Source {
+        sources.extend(args.dataset.iter().enumerate().map(|(i, p)| train::Source {
             path: p.clone(),
+            train: true,
             thresholds: true,
+            group: "dataset",
+            weight: match args.dataset_weight.as_slice() {
+                [] => 1.0,
+                [w] => *w,
+                ws => ws.get(i).copied().unwrap_or(1.0),
+            },
         }));
         let trained = train::train(task, &sources, &train::trainer_for(task))?;
         let path = train::write(&out, &trained)?;

@@ -137,10 +137,7 @@ pub fn defers(confidence: f32, gap: f32, fixed: bool, t: &HybridThresholds) -> b
 }
 
 /// Thresholds used when neither the builder nor the model file sets them.
-pub const FALLBACK_THRESHOLDS: HybridThresholds = HybridThresholds {
-    min_confidence: 0.6,
-    min_gap: 0.5,
-};
+pub const FALLBACK_THRESHOLDS: HybridThresholds = HybridThresholds::new(0.6, 0.5);
 
 /// The model and thresholds a classifier's builder settles on: the given
 /// model (checked against `task`) or the embedded default, when
@@ -205,6 +202,11 @@ pub(crate) fn model_decision<L: Label>(
         ] {
             why.push_str(text);
             push_fixed2(&mut why, x);
+        }
+        if t.min_model_confidence > 0.0 {
+            why.push_str("; the model decides at a probability of ");
+            push_fixed2(&mut why, t.min_model_confidence);
+            why.push_str(" or more");
         }
         why.push(')');
         c.reasons.push(Reason::new("heuristic_deferred", why, 0.0));
@@ -346,10 +348,7 @@ mod tests {
 
     #[test]
     fn deferral_respects_fixed_rules() {
-        let t = HybridThresholds {
-            min_confidence: 0.7,
-            min_gap: 1.0,
-        };
+        let t = HybridThresholds::new(0.7, 1.0);
         assert!(defers(0.5, 2.0, false, &t));
         assert!(defers(0.9, 0.5, false, &t));
         assert!(!defers(0.9, 2.0, false, &t));

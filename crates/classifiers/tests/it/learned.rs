@@ -44,10 +44,7 @@ fn the_hybrid_names_the_tier_and_honours_its_thresholds() {
     // Thresholds nothing clears: always the model.
     let always = EffortClassifier::builder()
         .strategy(EStrategy::Hybrid)
-        .hybrid_thresholds(HybridThresholds {
-            min_confidence: 1.1,
-            min_gap: 0.0,
-        })
+        .hybrid_thresholds(HybridThresholds::new(1.1, 0.0))
         .build()
         .unwrap();
     let r = always.classify(q, None);
@@ -57,10 +54,7 @@ fn the_hybrid_names_the_tier_and_honours_its_thresholds() {
     // Thresholds everything clears: always the heuristic.
     let never = EffortClassifier::builder()
         .strategy(EStrategy::Hybrid)
-        .hybrid_thresholds(HybridThresholds {
-            min_confidence: 0.0,
-            min_gap: 0.0,
-        })
+        .hybrid_thresholds(HybridThresholds::new(0.0, 0.0))
         .build()
         .unwrap();
     let r = never.classify(q, None);

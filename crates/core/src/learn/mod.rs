@@ -47,15 +47,58 @@ pub const MODEL_VERSION: u32 = 1;
 pub const MAX_LABELS: usize = 8;
 
 /// Default hybrid thresholds stored with a model: the heuristic decides
-/// when its confidence and its top-two evidence gap reach them.
+/// when its confidence and its top-two evidence gap reach them; otherwise
+/// the model decides, when it is at least as sure as
+/// `min_model_confidence`.
+///
+/// ```
+/// use tact_core::learn::HybridThresholds;
+///
+/// let t = HybridThresholds::new(0.7, 1.0).with_min_model_confidence(0.8);
+/// assert_eq!(t.min_model_confidence, 0.8);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[non_exhaustive]
 pub struct HybridThresholds {
     /// Smallest heuristic confidence (in [0, 1]) kept without the model.
     pub min_confidence: f32,
     /// Smallest gap between the heuristic's top two scores (in the
     /// heuristic's own evidence units) kept without the model.
     pub min_gap: f32,
+    /// Smallest probability of the model's label for the model to replace
+    /// a deferred decision (0, the default: always); below it the
+    /// heuristic's decision stands. A model trained on other text than
+    /// the user's is seldom sure of it, so this keeps it from overruling
+    /// the cues there.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub min_model_confidence: f32,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(x: &f32) -> bool {
+    *x == 0.0
+}
+
+impl HybridThresholds {
+    /// Thresholds on the heuristic's confidence and gap; the model's
+    /// answer always replaces a deferred decision.
+    #[must_use]
+    pub const fn new(min_confidence: f32, min_gap: f32) -> Self {
+        Self {
+            min_confidence,
+            min_gap,
+            min_model_confidence: 0.0,
+        }
+    }
+
+    /// The same thresholds, the model replacing a deferred decision only
+    /// when the probability of its label reaches `p`.
+    #[must_use]
+    pub const fn with_min_model_confidence(mut self, p: f32) -> Self {
+        self.min_model_confidence = p;
+        self
+    }
 }
 
 /// How a model was trained (recorded in the file, informative).

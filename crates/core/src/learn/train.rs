@@ -18,6 +18,13 @@ pub struct Example {
     pub extras: Vec<String>,
     /// Index of the gold label in the model's labels.
     pub label: usize,
+    /// How much the example counts in the loss, relative to the others
+    /// (1 by default; a non-finite or negative weight counts as 0).
+    pub weight: f64,
+    /// The group of texts it belongs to (0 by default). Classes are
+    /// balanced within each group, so that data of another kind, with
+    /// other class frequencies, does not shift a group's decisions.
+    pub group: u32,
 }
 
 impl Example {
@@ -27,7 +34,23 @@ impl Example {
             text: text.to_owned(),
             extras,
             label,
+            weight: 1.0,
+            group: 0,
         }
+    }
+
+    /// The same example, in group `group`.
+    #[must_use]
+    pub fn in_group(mut self, group: u32) -> Self {
+        self.group = group;
+        self
+    }
+
+    /// The same example, counting `weight` times in the loss.
+    #[must_use]
+    pub fn with_weight(mut self, weight: f64) -> Self {
+        self.weight = weight;
+        self
     }
 }
 
@@ -78,6 +101,8 @@ struct Encoded {
     buckets: Vec<(u32, f64)>,
     scale: f64,
     label: usize,
+    weight: f64,
+    group: u32,
 }
 
 impl Trainer {
@@ -125,6 +150,12 @@ impl Trainer {
                         0.0
                     },
                     label: e.label,
+                    weight: if e.weight.is_finite() && e.weight > 0.0 {
+                        e.weight
+                    } else {
+                        0.0
+                    },
+                    group: e.group,
                 }
             })
             .collect();
@@ -182,23 +213,41 @@ impl Trainer {
         let mut g2 = vec![0.0f64; dim * k];
         let mut b = vec![0.0f64; k];
         let mut gb = vec![0.0f64; k];
-        // Balanced class weights: n / (k * count).
-        let mut counts = [0usize; MAX_LABELS];
+        // Class weights balanced within each group, over the examples'
+        // weights: group total / (classes present in the group * class
+        // total in the group).
+        let mut groups: Vec<(u32, [f64; MAX_LABELS])> = Vec::new();
         for &i in idx {
-            counts[data[i].label] += 1;
-        }
-        let present = counts.iter().filter(|c| **c > 0).count().max(1);
-        let class_weight: Vec<f64> = counts
-            .iter()
-            .take(k)
-            .map(|&c| {
-                if c == 0 {
-                    0.0
-                } else {
-                    idx.len() as f64 / (present * c) as f64
+            let e = &data[i];
+            let slot = match groups.iter().position(|(g, _)| *g == e.group) {
+                Some(p) => p,
+                None => {
+                    groups.push((e.group, [0.0; MAX_LABELS]));
+                    groups.len() - 1
                 }
+            };
+            groups[slot].1[e.label] += e.weight;
+        }
+        let class_weights: Vec<(u32, [f64; MAX_LABELS])> = groups
+            .iter()
+            .map(|(g, counts)| {
+                let total: f64 = counts.iter().sum();
+                let present = counts.iter().filter(|c| **c > 0.0).count().max(1);
+                let mut w = [0.0f64; MAX_LABELS];
+                for (wj, &c) in w.iter_mut().zip(counts.iter()).take(k) {
+                    if c > 0.0 {
+                        *wj = total / (present as f64 * c);
+                    }
+                }
+                (*g, w)
             })
             .collect();
+        let class_weight = |e: &Encoded| {
+            class_weights
+                .iter()
+                .find(|(g, _)| *g == e.group)
+                .map_or(0.0, |(_, w)| w[e.label])
+        };
         let mut order = idx.to_vec();
         let mut rng = SplitMix64(self.seed);
         let lr = self.learning_rate;
@@ -212,9 +261,10 @@ impl Trainer {
                 let l = logits(&w, &b, e, k);
                 let p = softmax64(&l[..k]);
                 let mut g = [0.0f64; MAX_LABELS];
+                let cw = e.weight * class_weight(e);
                 for j in 0..k {
                     let y = if j == e.label { 1.0 } else { 0.0 };
-                    g[j] = class_weight[e.label] * (p[j] - y);
+                    g[j] = cw * (p[j] - y);
                 }
                 for &(bucket, x) in &e.buckets {
                     let base = bucket as usize * k;
@@ -363,6 +413,63 @@ mod tests {
             .count();
         assert_eq!(right, data().len());
         assert!(fit.model.temperature() > 0.0);
+    }
+
+    #[test]
+    fn the_weight_of_an_example_decides_between_conflicting_labels() {
+        let t = Trainer {
+            epochs: 6,
+            folds: 2,
+            ..Trainer::default()
+        };
+        let fit = |wa: f64, wb: f64| {
+            let mut d = data();
+            for _ in 0..3 {
+                d.push(Example::new("the same words", vec![], 0).with_weight(wa));
+                d.push(Example::new("the same words", vec![], 1).with_weight(wb));
+            }
+            t.train("x", vec!["a".into(), "b".into()], &d)
+                .unwrap()
+                .model
+                .predict("the same words", std::iter::empty())
+                .label()
+        };
+        assert_eq!(fit(5.0, 0.2), 0);
+        assert_eq!(fit(0.2, 5.0), 1);
+        // A weight that is no number counts as 0.
+        assert_eq!(fit(f64::NAN, 1.0), 1);
+    }
+
+    #[test]
+    fn one_group_trains_as_no_group_and_groups_balance_their_own_classes() {
+        let t = Trainer {
+            epochs: 4,
+            folds: 3,
+            ..Trainer::default()
+        };
+        let labels = || vec!["a".to_owned(), "b".to_owned()];
+        let plain = t.train("x", labels(), &data()).unwrap();
+        let grouped: Vec<Example> = data().into_iter().map(|e| e.in_group(7)).collect();
+        let grouped = t.train("x", labels(), &grouped).unwrap();
+        assert_eq!(plain.model.to_json(), grouped.model.to_json());
+        // A second group with only `a` examples: pooled, `a` would be
+        // weighted down in the first group too; balanced per group, the
+        // first group's separable problem is still learned.
+        let mut d = data();
+        for i in 0..30 {
+            d.push(Example::new(&format!("other kind {i}"), vec![], 0).in_group(1));
+        }
+        let fit = t.train("x", labels(), &d).unwrap();
+        for e in data() {
+            assert_eq!(
+                fit.model
+                    .predict(&e.text, e.extras.iter().map(String::as_str))
+                    .label(),
+                e.label,
+                "{}",
+                e.text
+            );
+        }
     }
 
     #[test]

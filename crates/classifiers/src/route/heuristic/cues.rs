@@ -47,6 +47,10 @@ pub(super) mod tag {
     /// A polite request frame ("can you ...", "could we ..."): with a code
     /// verb it asks for work, not for an answer.
     pub const REQUEST: u16 = 19;
+    /// Retrieval: read the project to answer ("scan the repo and tell
+    /// me"); with a code verb it is the first step of a change ("read
+    /// @TODO.md and fix phase 1") and counts for nothing.
+    pub const READ: u16 = 20;
 }
 
 const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static str) -> Cue {
@@ -216,6 +220,17 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "update", "organize", "reorganize", "include", "look into", "take a look",
                 "resolve", "configure", "set up", "apply", "i want you to",
                 "actualiza", "organiza", "incluye", "configura", "aplica",
+                "revise", "ensure", "undo", "tighten", "patch", "benchmark", "restore",
+                "incorporate", "edit", "work through", "work off", "do it", "do them",
+                "do this", "test this", "test it",
+                "test the", "try again", "effect the changes", "make the changes",
+                "mark with", "mark as", "help me test", "help me fix", "help me build",
+                "help me set up", "filter",
+                // Portuguese, common in public agent transcripts.
+                "atualize", "atualiza", "valide", "resolva", "crie", "adicione",
+                "implemente", "corrija", "remova", "ajuste", "faca", "rode", "teste",
+                "utilize", "gere", "me ajude a", "altere", "mude", "coloque", "refatore",
+                "inclua", "execute",
             ],
             cue("agent_action", CODE_VERB, 1.5, "asks the agent to act on the project"),
         )
@@ -273,8 +288,32 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "complains", "getting this error", "i get this error", "not showing",
                 "isn't showing", "not populated", "no change in", "absolutely no difference",
                 "doesn't seem to", "i still do not see", "i still don't see", "still broken",
+                "is duplicating", "issue when", "not seeing", "i do not see", "is showing up",
+                "out of sync", "no code was provided", "not inserted", "been inserted",
+                "nao funciona", "deu erro", "um erro", "esta quebrado",
+                // A pasted error or stack trace.
+                "traceback (most recent call last)", "\"severity\":", "panicked at",
+                "uncaught", "typeerror:", "referenceerror:", "syntaxerror:", "valueerror:",
+                "keyerror:", "attributeerror:", "importerror:", "modulenotfounderror:",
+                "cannot find module", "module not found", "failed to compile", "npm err!",
+                "is not defined", "is not a function", "does not exist on type",
+                "error[e", "exception in thread", "stack trace",
             ],
             cue("bug_report", SPEC, 1.0, "reports a bug to fix"),
+        )
+        // A requirement the project must meet ("I want all tables to take
+        // the full width", "the default mode should be casual"): work to
+        // do. "I want to know" is a question, not a requirement.
+        .literals(
+            &[
+                "should be", "should have", "should only", "should always", "should never",
+                "should not", "shouldn't", "should appear", "should show", "should use",
+                "i want all", "i want everything", "i want the", "i want this", "i want that",
+                "i want it", "i want them", "i want each", "i want every", "i only want",
+                "i still want", "we need more", "needs to be", "must be", "must not",
+                "deberia ser", "deberia tener", "tiene que", "quiero que",
+            ],
+            cue("requirement", SPEC, 1.0, "states a requirement of the project"),
         )
         // -------------------------------------------------------------
         // RETRIEVAL: documentation and language questions.
@@ -306,8 +345,9 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "without making any changes", "without changing", "don't change",
                 "do not change", "tell me what", "tell me which", "tell me where",
                 "revisa el codigo", "analiza el", "sin cambiar", "sin hacer cambios",
+                "pesquise", "leia", "avalie", "analise o", "analise a", "verifique se",
             ],
-            cue("read_project", DOC, 2.0, "asks to read the project and answer"),
+            cue("read_project", READ, 2.0, "asks to read the project and answer"),
         )
         .literals(
             &[
@@ -548,6 +588,13 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "^ terraform",
                 "^ make",
                 "^ ./",
+                "^ time",
+                "^ mv",
+                "^ cp",
+                "^ rm",
+                "^ /run",
+                "^ /mv",
+                "^ /test",
             ],
             cue(
                 "shell_command",

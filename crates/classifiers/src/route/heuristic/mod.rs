@@ -221,6 +221,9 @@ impl Heuristic {
         let question = (shape.question || has(tag::QUESTION) || howto) && !request;
         let retr = &mut s[idx(QueryType::Retrieval)];
         *retr += sum(tag::DOC).min(4.0) + sum(tag::LANG).min(3.0);
+        if !verb {
+            *retr += sum(tag::READ).min(2.0);
+        }
         if shape.ident {
             *retr += IDENT_WEIGHT;
         }
@@ -230,7 +233,7 @@ impl Heuristic {
 
         // CONVERSATIONAL evidence.
         // Thanks or "ok" before a real request do not make it small talk.
-        let other_intent = code_request || mine || question;
+        let other_intent = code_request || mine || question || (verb && words > 3);
         let social = sum(tag::SOCIAL).min(4.0)
             * if other_intent {
                 LONG_SOCIAL_FACTOR
@@ -430,7 +433,7 @@ fn type_of(tag: u16) -> Option<QueryType> {
     Some(match tag {
         tag::MINE | tag::ACCOUNT | tag::PLAT | tag::USAGE => QueryType::Platform,
         tag::CODE_VERB | tag::ARTIFACT | tag::SPEC | tag::REF_CODE => QueryType::CodeGeneration,
-        tag::DOC | tag::LANG | tag::HOWTO | tag::QUESTION => QueryType::Retrieval,
+        tag::DOC | tag::LANG | tag::HOWTO | tag::QUESTION | tag::READ => QueryType::Retrieval,
         tag::SOCIAL | tag::REFORM | tag::META => QueryType::Conversational,
         _ => return None,
     })
