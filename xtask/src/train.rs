@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use tact_classifiers::effort::{EffortClassifier, Strategy as EffortStrategy};
+use tact_classifiers::effort::{EffortClassifier, InMessage, Strategy as EffortStrategy};
 use tact_classifiers::granularity::{GranularityClassifier, Strategy as GranularityStrategy};
 use tact_classifiers::learned::{FALLBACK_THRESHOLDS, HybridThresholds, Task, Traced, defers};
 use tact_classifiers::route::{Router, Strategy as RouteStrategy};
@@ -96,8 +96,20 @@ fn traces(task: Task, sources: &[Source]) -> Result<Vec<Item>> {
                     .strategy(EffortStrategy::Heuristic)
                     .build()?;
                 for l in read_jsonl::<EffortExample>(path)? {
-                    if let Some(t) = c.trace(&l.record.text, l.record.context.as_deref()) {
-                        out.push((index(t), l.record.label.index()));
+                    let r = &l.record;
+                    // The question where it stands in its message, as
+                    // `cargo xtask eval` classifies it.
+                    let t = match r.message.as_deref() {
+                        Some(m) => c.trace_in(
+                            &r.text,
+                            &InMessage::new(m),
+                            m.find(r.text.as_str()).unwrap_or(m.len()),
+                            r.context.as_deref(),
+                        ),
+                        None => c.trace(&r.text, r.context.as_deref()),
+                    };
+                    if let Some(t) = t {
+                        out.push((index(t), r.label.index()));
                     }
                 }
             }

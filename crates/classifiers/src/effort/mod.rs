@@ -150,6 +150,25 @@ impl EffortClassifier {
         self.tiers.trace((question, context))
     }
 
+    /// [`EffortClassifier::trace`] for a question inside its message, as
+    /// [`EffortClassifier::classify_in`] reads it: a pick among the options
+    /// the message lists is a fixed decision, which the hybrid never
+    /// defers.
+    pub fn trace_in(
+        &self,
+        question: &str,
+        message: &InMessage,
+        at: usize,
+        context: Option<&str>,
+    ) -> Option<Traced<EffortLevel>> {
+        let mut t = self.trace(question, context)?;
+        if let Some(r) = picks_listed_option(question, message.items_before(at)) {
+            t.heuristic = r;
+            t.fixed = true;
+        }
+        Some(t)
+    }
+
     /// Classifies a question the agent asked inside a message (its list
     /// items found once by [`InMessage::new`]), `at` the byte offset where
     /// the question starts in it. The message is what the user has in

@@ -298,6 +298,24 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
             ],
             holistic("open_set", 2.0, "asks for an open set of things to explore"),
         )
+        // Holistic: what a person or an era did or was like, beliefs,
+        // factors, a hypothetical (real search queries: "what did kepler
+        // accomplish", "what was the government like in virginia colony").
+        .literals(
+            &[
+                "tell me about", "accomplish", "accomplished", "achievements", "achieve",
+                "contributions to", "beliefs", "main subjects", "factors", "what if",
+                "hypothetical", "would have happened", "how effective", "most effective",
+                "viable", "feasible", "likely to become", "considered okay",
+                "considered acceptable", "to see near", "what to see", "for fun",
+                "historical places", "attractions", "what to visit",
+            ],
+            holistic("open_set", 2.0, "asks for an open set of things to explore"),
+        )
+        .regex(
+            r"\bwhat (?:was|were|is|are) [a-z0-9' -]{1,40} like\b|\bwhat did [a-z0-9' -]{1,40} (?:do|accomplish|achieve|contribute)\b|\b(?:what|which) (?:is|are|was) the (?:best|most effective|ideal) \b",
+            holistic("opinion", 2.0, "asks for an opinion or assessment"),
+        )
         // Holistic: what a work or event is about (a summary).
         .regex(
             r"\bwhat (?:is|was|are|were) [a-z0-9' -]{1,60} about\b",

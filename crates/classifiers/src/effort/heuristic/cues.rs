@@ -66,7 +66,7 @@ const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static st
 }
 
 /// Optional lead-in before the question proper ("ok, so", "also,", "¿").
-const LEAD: &str = r"^(?:[¿>*\-\s]*)(?:(?:ok|okay|so|also|and|great|alright|one more thing|quick question|otherwise|then|now|y|pues|entonces|vale|und|gut|auch|noch)[,:]?\s+)*";
+const LEAD: &str = r"^(?:[¿>*\-\s]*)(?:(?:ok|okay|so|also|and|great|alright|one more thing|quick question|otherwise|then|now|y|pues|entonces|vale|und|gut|auch|noch|(?:please |just )?let me know (?:if|whether))[,:]?\s+)*";
 
 pub(super) fn build_cues() -> Result<CueSet, Error> {
     use tag::*;
@@ -74,11 +74,11 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
     let set = CueSet::builder()
         // --- low: the agent proposes something concrete, a yes/no answers it.
         .regex(
-            &p(r"(?:should i|shall i|shall we|do you want me to|would you like me to|want me to|would you like (?:us|the \w+) to|can i|may i|could i|is it (?:ok|okay|fine|alright|all right) (?:if i|to)|ok(?:ay)? (?:if i|to)|mind if i|are you (?:ok|okay|fine|happy) with|would it be (?:ok|okay|fine) (?:if|to)|do you mind if|should (?:the|this|these|it|they|that)|quieres que|deseas que|te parece (?:bien )?que|debo|puedo|prefieres que|soll ich|soll (?:das|der|die|es)|mochtest du,? dass ich|willst du,? dass ich|darf ich|kann ich|ist es (?:ok|okay|in ordnung),? wenn ich)\b"),
+            &p(r"(?:should i|shall i|shall we|do you want me to|would you like me to|want me to|you'd like me to|you would like me to|would you like (?:us|the \w+) to|can i|may i|could i|is it (?:ok|okay|fine|alright|all right) (?:if i|to)|ok(?:ay)? (?:if i|to)|mind if i|are you (?:ok|okay|fine|happy) with|would it be (?:ok|okay|fine) (?:if|to)|do you mind if|should (?:the|this|these|it|they|that)|quieres que|deseas que|te parece (?:bien )?que|debo|puedo|prefieres que|soll ich|soll (?:das|der|die|es)|mochtest du,? dass ich|willst du,? dass ich|darf ich|kann ich|ist es (?:ok|okay|in ordnung),? wenn ich)\b"),
             cue("agent_proposal", PROPOSAL, 2.2, "yes/no on a concrete proposal"),
         )
         .phrases(
-            "(can you confirm|could you confirm|please confirm|just (to )?confirm|is (that|this|it) (right|correct|ok|okay|what you (want|meant|expect))|did you mean|do you mean|are you sure|does (that|this) (look|sound|work)|sound good|sounds good|good to go|ok?|okay?|alright?|(es|esta) (correcto|bien)|te parece bien|vale?|de acuerdo?|ist das (richtig|korrekt|ok|in ordnung)|passt (das|es)|einverstanden|works for you|work for you|fine with you|(ok|okay|fine|alright|good) (with|for) you)",
+            "(do you approve|(are you )?ready to proceed|ready for the next|can you confirm|could you confirm|please confirm|just (to )?confirm|is (that|this|it) (right|correct|ok|okay|what you (want|meant|expect))|did you mean|do you mean|are you sure|does (that|this) (look|sound|work)|sound good|sounds good|good to go|ok?|okay?|alright?|(es|esta) (correcto|bien)|te parece bien|vale?|de acuerdo?|ist das (richtig|korrekt|ok|in ordnung)|passt (das|es)|einverstanden|works for you|work for you|fine with you|(ok|okay|fine|alright|good) (with|for) you)",
             cue("confirmation", CONFIRM, 1.6, "asks to confirm something concrete"),
         )
         .regex(
@@ -86,7 +86,7 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
             cue("confirmation_fine", CONFIRM, 1.6, "asks to confirm something concrete"),
         )
         .regex(
-            &p(r"(?:do you (?:want|prefer|need|like|mind|agree)|would you (?:prefer|like|rather)|are you (?:ok|okay|fine|happy|good)|is (?:it|that) (?:ok|okay|fine|acceptable)|quieres|prefieres|te (?:parece|viene)|mochtest du|willst du|brauchst du|ist (?:es|das) (?:ok|okay))\b"),
+            &p(r"(?:do you (?:want|prefer|need|like|mind|agree)|would you (?:prefer|like|rather)|you (?:want|'d like|would like|prefer|approve)|are you (?:ok|okay|fine|happy|good)|is (?:it|that) (?:ok|okay|fine|acceptable)|quieres|prefieres|te (?:parece|viene)|mochtest du|willst du|brauchst du|ist (?:es|das) (?:ok|okay))\b"),
             cue("yes_no_wish", YESNO, 2.2, "a yes/no question about the user's wishes"),
         )
         // --- low: options offered.
@@ -127,6 +127,20 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
         // --- high: the user must run, check or fetch something.
         .phrases(
             "(can|could|would) you (please )?(also )?(run|rerun|re-run|execute|try|test|check|verify|look|find|grab|pull|fetch|export|download|capture|record|profile|time|measure|search|dig|inspect|log into|log in|sign in|ssh|deploy|restart|install|upgrade|ask|reach out|contact|ping|email|confirm with|check with|get|obtain|retrieve|dump|list all|find out)|(would you be able to|are you able to|could you possibly|can you please|is it possible for you to) (run|check|look|find|pull|grab|fetch|export|get|verify|measure|test|ask|send|share|provide|confirm)|please (run|rerun|execute|try|test|check|verify|look up|find|grab|pull|fetch|export|download|capture|record|profile|measure|search|inspect|ask|contact|get|obtain|dump)|(puedes|podrias|podria|puede|pudieras) (ejecutar|correr|probar|revisar|comprobar|verificar|buscar|mirar|preguntar|consultar|medir|exportar|descargar|obtener|sacar|sacarme|averiguar)",
+            cue("user_action", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
+        )
+        // The user is to act in their environment and report what they
+        // see ("Please reload the page and check again", "Run these
+        // commands and let me know if you see any errors").
+        .phrases(
+            "please (reload|refresh|hard refresh|restart|reopen|open|follow these steps|follow the steps|observe|go ahead and paste|paste)|let me know (what you see|what happens|the result|the results|the output|if you see|if you get|if it works|whether it works|how it goes|when you've|once you've|when you have|once you have)|once you've|when you've done",
+            cue("user_action", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
+        )
+        .literals(
+            &["in the network tab", "do you see any", "in your browser", "in the browser console",
+              "in the devtools", "please ensure", "please make sure you", "please make sure that you",
+              "from your network", "in your repository", "in your github", "in your terminal",
+              "^ try running", "^ run these", "^ run the", "^ reload", "^ refresh", "^ restart", "^ rerun", "^ re-run", "^ open the", "^ open your"],
             cue("user_action", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
         )
         .phrases(
@@ -172,7 +186,7 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
             cue("polite_frame", POLITE, 0.0, "a polite request frame"),
         )
         .phrases(
-            "(tell me|let me know|do you know|any idea|sabes|weisst du) (which|what|whether|if|when|where|how many|how much|who|why|que|cual|cuando|donde|welche|was|wann|wo|ob)",
+            "(tell me|let me know|do you know|any idea|sabes|weisst du) (which|what|when|where|how many|how much|who|why|que|cual|cuando|donde|welche|was|wann|wo)",
             cue("embedded_question", OPEN, 0.9, "an open question"),
         )
         .phrases(
