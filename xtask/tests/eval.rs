@@ -417,6 +417,10 @@ fn training_is_reproducible_and_the_committed_models_are_fresh() {
         let o = xtask(&["train", "--out", dir.to_str().unwrap()]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         assert!(stdout(&o).contains("held-out items"), "{}", stdout(&o));
+        // The thresholds serve the annotator-written and the real
+        // calibration splits, each reported.
+        assert!(stdout(&o).contains(" annotator "), "{}", stdout(&o));
+        assert!(stdout(&o).contains(" real "), "{}", stdout(&o));
     }
     let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../crates/classifiers/models");
     for task in ["effort", "granularity", "route"] {
@@ -449,6 +453,44 @@ fn training_on_a_user_dataset_and_its_errors() {
     let model = std::fs::read_to_string(out.join("effort.json")).unwrap();
     let m = tact_core::learn::LinearModel::from_json(&model).unwrap();
     assert_eq!(m.training().examples, 7);
+    // Weighted twice over: another model; one weight per file is checked.
+    let weighted = temp_dir("train-weighted");
+    let o = xtask(&[
+        "train",
+        "--task",
+        "effort",
+        "--no-fixtures",
+        "--dataset",
+        &data("effort_small.jsonl"),
+        "--dataset-weight",
+        "3",
+        "--out",
+        weighted.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_ne!(
+        std::fs::read_to_string(weighted.join("effort.json")).unwrap(),
+        model
+    );
+    let o = xtask(&[
+        "train",
+        "--task",
+        "effort",
+        "--dataset",
+        &data("effort_small.jsonl"),
+        "--dataset-weight",
+        "1",
+        "--dataset-weight",
+        "2",
+        "--out",
+        weighted.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--dataset-weight"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     // A bad line names file and line; nothing is written.
     let bad = out.join("bad.jsonl");
     std::fs::write(

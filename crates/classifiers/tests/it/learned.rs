@@ -51,6 +51,34 @@ fn the_hybrid_names_the_tier_and_honours_its_thresholds() {
     assert_eq!(r.tier, Some(Tier::Learned));
     assert!(r.reasons.iter().any(|x| x.cue == "heuristic_deferred"));
     assert!(r.reasons.iter().any(|x| x.cue == "learned_model"));
+    // Deferred, but to a model that must be surer than any can be: the
+    // heuristic's decision stands, saying so.
+    let unsure = EffortClassifier::builder()
+        .strategy(EStrategy::Hybrid)
+        .hybrid_thresholds(HybridThresholds::new(1.1, 0.0).with_min_model_confidence(1.01))
+        .build()
+        .unwrap();
+    let r = unsure.classify(q, None);
+    assert_eq!(r.tier, Some(Tier::Heuristic));
+    assert!(r.reasons.iter().any(|x| x.cue == "model_unsure"), "{r:?}");
+    let h = EffortClassifier::builder()
+        .strategy(EStrategy::Heuristic)
+        .build()
+        .unwrap()
+        .classify(q, None);
+    assert_eq!(r.label, h.label);
+    // A model file's thresholds keep the model's smallest probability.
+    let json = r#"{"min_confidence":0.5,"min_gap":1.0,"min_model_confidence":0.7}"#;
+    let t: HybridThresholds = serde_json::from_str(json).unwrap();
+    assert_eq!(
+        t,
+        HybridThresholds::new(0.5, 1.0).with_min_model_confidence(0.7)
+    );
+    assert_eq!(serde_json::to_string(&t).unwrap(), json);
+    // Without it, the file is read as before (the model always decides).
+    let t: HybridThresholds =
+        serde_json::from_str(r#"{"min_confidence":0.5,"min_gap":1.0}"#).unwrap();
+    assert_eq!(t.min_model_confidence, 0.0);
     // Thresholds everything clears: always the heuristic.
     let never = EffortClassifier::builder()
         .strategy(EStrategy::Hybrid)
