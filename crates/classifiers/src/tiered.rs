@@ -93,6 +93,12 @@ pub(crate) trait Cues: Clone + Debug + Send + Sync {
     /// The decision with the learned model's classification in its place.
     fn with_model(decision: Self::Decision, model: Classification<Self::Label>) -> Self::Decision;
 
+    /// Whether a decision the hybrid deferred may stand when the model is
+    /// less sure than the thresholds ask (by default it does).
+    fn stands_unsure(_decision: &mut Self::Decision) -> bool {
+        true
+    }
+
     /// The prompt a language model gets for this input (the model-backed
     /// tier); `product` names what the assistant serves (routing only).
     fn prompt(input: Self::Input<'_>, product: &str) -> String;
@@ -252,7 +258,10 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
             extras.as_ref(),
             hybrid.then(|| (C::classification(&mut decision), &self.thresholds, t.gap)),
         );
-        if hybrid && c.confidence < self.thresholds.min_model_confidence {
+        if hybrid
+            && c.confidence < self.thresholds.min_model_confidence
+            && C::stands_unsure(&mut decision)
+        {
             // The model is unsure too: the heuristic's decision stands.
             let h = C::classification(&mut decision);
             if h.reasons.is_empty() {

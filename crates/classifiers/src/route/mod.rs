@@ -82,6 +82,11 @@ use crate::tiered::{self, Baseline, Cues, Settings, Tiered, Trace};
 /// A message, its normalized form and the history window.
 type Input<'a> = (&'a str, &'a str, &'a [IntentEntry]);
 
+/// The smallest probability at which the learned model may send a
+/// message to PLATFORM, which skips retrieval (RC-04): the contract's
+/// rules decide PLATFORM, or a model that is very sure.
+const PLATFORM_MODEL_MIN: f32 = 0.9;
+
 impl Cues for heuristic::Heuristic {
     type Label = QueryType;
     type Input<'a> = Input<'a>;
@@ -129,13 +134,22 @@ impl Cues for heuristic::Heuristic {
     fn with_model(mut a: heuristic::Analysis, c: Classification<QueryType>) -> heuristic::Analysis {
         // PLATFORM skips retrieval and goes to the small model (RC-04,
         // RC-05): the learned tier may decide it only where the cues saw
-        // account, billing, quota or usage evidence. Otherwise the cues'
-        // decision stands.
+        // account, billing, quota or usage evidence, and only when it is
+        // very sure. Otherwise the cues' decision stands.
         if c.label == QueryType::Platform && !a.platform_evidence {
             a.classification.tier = Some(tact_types::Tier::Heuristic);
             a.classification.reasons.push(tact_types::Reason::new(
                 "platform_without_evidence",
                 "the learned model said PLATFORM, but the message has no account, billing, quota or usage data",
+                0.0,
+            ));
+            return a;
+        }
+        if c.label == QueryType::Platform && c.confidence < PLATFORM_MODEL_MIN {
+            a.classification.tier = Some(tact_types::Tier::Heuristic);
+            a.classification.reasons.push(tact_types::Reason::new(
+                "platform_unsure",
+                "the learned model said PLATFORM, but not surely enough to skip retrieval",
                 0.0,
             ));
             return a;
@@ -148,6 +162,12 @@ impl Cues for heuristic::Heuristic {
             resolved: a.resolved,
             platform_evidence: a.platform_evidence,
         }
+    }
+
+    /// An unsure PLATFORM never stands for want of a sure model: it would
+    /// skip retrieval (RC-04) on evidence the hybrid found too weak.
+    fn stands_unsure(a: &mut heuristic::Analysis) -> bool {
+        a.classification.label != QueryType::Platform
     }
 
     /// The ADR's classifier prompt (RC-03's `<history_rule>`, RC-02's
