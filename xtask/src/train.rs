@@ -409,8 +409,10 @@ pub fn train(task: Task, sources: &[Source], trainer: &Trainer) -> Result<Traine
 }
 
 /// The fixture files of `task` a training reads: the train split (the
-/// heuristic was tuned on it) and the calibration split (it was not; the
-/// hybrid thresholds are chosen there).
+/// heuristic was tuned on it), the calibration split (it was not; the
+/// hybrid thresholds are chosen there), the real calibration split (for
+/// the thresholds alone) and, with `real` (their weight), the real train
+/// splits.
 pub fn fixture_sources(root: &Path, task: Task, real: Option<f64>) -> Vec<Source> {
     let dir = root.join("fixtures").join(task.name());
     let mut out = vec![Source {
