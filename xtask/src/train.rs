@@ -218,6 +218,33 @@ pub fn trainer_for(task: Task) -> Trainer {
 /// when the thresholds serve several groups.
 const ANCHOR_TOLERANCE: f64 = 0.0;
 
+/// One point of the thresholds' grid: the thresholds, the mean macro-F1
+/// over the groups, the first group's macro-F1, and how many items the
+/// model decides.
+type GridPoint = (HybridThresholds, f64, f64, usize);
+
+/// The point with the best mean over the groups, among those within
+/// [`ANCHOR_TOLERANCE`] of the best first-group figure; on ties, the one
+/// whose model decides least, then the first. Returns its mean, its count
+/// of model decisions and its thresholds.
+fn choose(grid: &[GridPoint]) -> Option<(f64, usize, HybridThresholds)> {
+    let best_anchor = grid.iter().map(|p| p.2).fold(0.0f64, f64::max);
+    let mut best: Option<(f64, usize, HybridThresholds)> = None;
+    for &(t, score, anchor, n_def) in grid {
+        if anchor + ANCHOR_TOLERANCE < best_anchor {
+            continue;
+        }
+        let better = match &best {
+            None => true,
+            Some((s, d, _)) => score > *s + 1e-12 || ((score - *s).abs() <= 1e-12 && n_def < *d),
+        };
+        if better {
+            best = Some((score, n_def, t));
+        }
+    }
+    best
+}
+
 /// The trainer's group number of a source group.
 fn group_index(group: &str) -> u32 {
     match group {
@@ -364,21 +391,7 @@ pub fn train(task: Task, sources: &[Source], trainer: &Trainer) -> Result<Traine
     // within ANCHOR_TOLERANCE of the best figure on the first group (the
     // fixtures' own data: other text must not be bought with it); on
     // ties, the one whose model decides least.
-    let best_anchor = grid.iter().map(|p| p.2).fold(0.0f64, f64::max);
-    let mut best: Option<(f64, usize, HybridThresholds)> = None;
-    for &(t, score, anchor, n_def) in &grid {
-        if anchor + ANCHOR_TOLERANCE < best_anchor {
-            continue;
-        }
-        let better = match &best {
-            None => true,
-            Some((s, d, _)) => score > *s + 1e-12 || ((score - *s).abs() <= 1e-12 && n_def < *d),
-        };
-        if better {
-            best = Some((score, n_def, t));
-        }
-    }
-    let (hybrid_f1, n_def, thresholds) = best.unwrap_or((0.0, 0, FALLBACK_THRESHOLDS));
+    let (hybrid_f1, n_def, thresholds) = choose(&grid).unwrap_or((0.0, 0, FALLBACK_THRESHOLDS));
     model.set_hybrid(Some(thresholds));
     let (chosen, _) = hybrid(&thresholds);
     let group_figures = if groups.len() > 1 {
@@ -494,4 +507,36 @@ pub fn summary(t: &Trained) -> String {
         ));
     }
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(c: f32, score: f64, anchor: f64, n: usize) -> GridPoint {
+        (HybridThresholds::new(c, 0.0), score, anchor, n)
+    }
+
+    #[test]
+    fn the_first_group_at_its_best_bounds_the_choice() {
+        // The best mean (0.9) costs the first group: not taken.
+        let grid = [
+            point(0.3, 0.90, 0.80, 10),
+            point(0.4, 0.70, 0.85, 10),
+            point(0.5, 0.75, 0.85, 12),
+        ];
+        let (score, n, t) = choose(&grid).unwrap();
+        assert_eq!((score, n, t.min_confidence), (0.75, 12, 0.5));
+    }
+
+    #[test]
+    fn ties_go_to_the_point_whose_model_decides_least() {
+        let grid = [
+            point(0.3, 0.8, 0.9, 20),
+            point(0.4, 0.8, 0.9, 5),
+            point(0.5, 0.8, 0.9, 5),
+        ];
+        assert_eq!(choose(&grid).unwrap().2.min_confidence, 0.4);
+        assert!(choose(&[]).is_none());
+    }
 }
