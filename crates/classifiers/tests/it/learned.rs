@@ -10,7 +10,7 @@ use tact_classifiers::effort::{EffortClassifier, Strategy as EStrategy};
 use tact_classifiers::granularity::{GranularityClassifier, Strategy as GStrategy};
 use tact_classifiers::learned::{HybridThresholds, LinearModel, Task};
 use tact_classifiers::route::{Router, Strategy as RStrategy};
-use tact_types::{IntentEntry, QueryType, RouteRule, Tier};
+use tact_types::{EffortLevel, IntentEntry, QueryType, RouteRule, Tier};
 
 struct All {
     effort: Vec<EffortClassifier>,
@@ -40,7 +40,7 @@ fn all() -> &'static All {
 
 #[test]
 fn the_hybrid_names_the_tier_and_honours_its_thresholds() {
-    let q = "Should I use PostgreSQL or MySQL for the session store?";
+    let q = "What authentication method should we use?";
     // Thresholds nothing clears: always the model.
     let always = EffortClassifier::builder()
         .strategy(EStrategy::Hybrid)
@@ -97,6 +97,11 @@ fn the_hybrid_names_the_tier_and_honours_its_thresholds() {
         (heuristic.label, heuristic.confidence)
     );
     assert_eq!(heuristic.tier, Some(Tier::Heuristic));
+    // A yes/no on a concrete proposal, which the cues read precisely, is
+    // kept from the model whatever the thresholds.
+    let proposal = "Should I use PostgreSQL or MySQL for the session store?";
+    let r = always.classify(proposal, None);
+    assert_eq!((r.label, r.tier), (EffortLevel::Low, Some(Tier::Heuristic)));
     // The learned strategy always reports the model.
     assert_eq!(all().effort[0].classify(q, None).tier, Some(Tier::Learned));
     assert_eq!(
