@@ -436,55 +436,51 @@ fn training_is_reproducible_and_the_committed_models_are_fresh() {
     }
 }
 
+/// `cargo xtask train --task effort ARGS --out OUT`.
+fn train_effort(args: &[&str], out: &std::path::Path) -> Output {
+    let mut all = vec!["train", "--task", "effort"];
+    all.extend_from_slice(args);
+    all.extend(["--out", out.to_str().unwrap()]);
+    xtask(&all)
+}
+
 #[test]
 fn training_on_a_user_dataset_and_its_errors() {
     let out = temp_dir("train-user");
-    let o = xtask(&[
-        "train",
-        "--task",
-        "effort",
-        "--no-fixtures",
-        "--dataset",
-        &data("effort_small.jsonl"),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let small = data("effort_small.jsonl");
+    let o = train_effort(&["--no-fixtures", "--dataset", &small], &out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let model = std::fs::read_to_string(out.join("effort.json")).unwrap();
     let m = tact_core::learn::LinearModel::from_json(&model).unwrap();
     assert_eq!(m.training().examples, 7);
     // Weighted twice over: another model; one weight per file is checked.
     let weighted = temp_dir("train-weighted");
-    let o = xtask(&[
-        "train",
-        "--task",
-        "effort",
-        "--no-fixtures",
-        "--dataset",
-        &data("effort_small.jsonl"),
-        "--dataset-weight",
-        "3",
-        "--out",
-        weighted.to_str().unwrap(),
-    ]);
+    let o = train_effort(
+        &[
+            "--no-fixtures",
+            "--dataset",
+            &small,
+            "--dataset-weight",
+            "3",
+        ],
+        &weighted,
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_ne!(
         std::fs::read_to_string(weighted.join("effort.json")).unwrap(),
         model
     );
-    let o = xtask(&[
-        "train",
-        "--task",
-        "effort",
-        "--dataset",
-        &data("effort_small.jsonl"),
-        "--dataset-weight",
-        "1",
-        "--dataset-weight",
-        "2",
-        "--out",
-        weighted.to_str().unwrap(),
-    ]);
+    let o = train_effort(
+        &[
+            "--dataset",
+            &small,
+            "--dataset-weight",
+            "1",
+            "--dataset-weight",
+            "2",
+        ],
+        &weighted,
+    );
     assert!(!o.status.success());
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("--dataset-weight"),
@@ -499,15 +495,7 @@ fn training_on_a_user_dataset_and_its_errors() {
     )
     .unwrap();
     let empty = temp_dir("train-bad");
-    let o = xtask(&[
-        "train",
-        "--task",
-        "effort",
-        "--dataset",
-        bad.to_str().unwrap(),
-        "--out",
-        empty.to_str().unwrap(),
-    ]);
+    let o = train_effort(&["--dataset", bad.to_str().unwrap()], &empty);
     assert!(!o.status.success());
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("bad.jsonl:2"),

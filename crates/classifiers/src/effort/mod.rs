@@ -69,10 +69,9 @@ impl Cues for heuristic::Heuristic {
         // calibration and real splits, 332 of 335 such decisions are
         // right), so the hybrid keeps them from the model.
         let kept_by_hybrid = decision.label == EffortLevel::Low
-            && decision
-                .reasons
+            && extras
                 .iter()
-                .any(|r| r.cue == "agent_proposal" || r.cue == "yes_no_wish");
+                .any(|&n| n == "agent_proposal" || n == "yes_no_wish");
         Trace {
             decision,
             gap,

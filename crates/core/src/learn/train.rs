@@ -1,7 +1,7 @@
 //! Deterministic training of a [`LinearModel`]: AdaGrad on the multinomial
-//! logistic loss with L2 regularisation and balanced class weights, a
-//! fixed seed and order, then temperature scaling fitted on out-of-fold
-//! predictions.
+//! logistic loss with L2 regularisation, per-example weights and class
+//! weights balanced within each group of examples, a fixed seed and order,
+//! then temperature scaling fitted on out-of-fold predictions.
 
 use super::{
     FeatureConfig, LinearModel, MAX_LABELS, MODEL_FORMAT, Prediction, TrainingInfo, softmax,
@@ -11,6 +11,7 @@ use crate::Error;
 /// One training example: a normalized text, extra feature names and the
 /// index of its label.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Example {
     /// The text, normalized as [`crate::normalize`] does.
     pub text: String,
