@@ -1,7 +1,11 @@
 //! Criterion benchmarks of `tact watch`: one frame drawn with 10,000
 //! events in the session (target: under 2 ms, median), and the cost of
-//! ingesting one event against `tact guide --follow`'s, both reading the
-//! line with the same `parse_line`.
+//! ingesting one event against `tact guide --follow`'s (target: no more,
+//! median), all reading the line with the same `parse_line`. `tact watch`
+//! splits the work over two threads, each timed alone: the reading thread
+//! parses and labels (`watch_read`), the UI thread observes, keeps rows
+//! and scores (`watch_view`); `inline` is both on one thread, as a host
+//! calling `App::ingest` does.
 //!
 //! ```sh
 //! cargo bench -p tact-watch --bench watch
@@ -17,7 +21,8 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tact::guidance::Guide;
 use tact::types::Mode;
-use tact_watch::read::{Record, parse_line};
+use tact_watch::label::Labeler;
+use tact_watch::read::{Record, Step, parse_line, steps};
 use tact_watch::{App, Options};
 
 /// A bare event stream of `n` lines, as an agent's log: per turn a user
@@ -129,15 +134,29 @@ fn guide_follow(guide: &mut Guide, lines: &[String]) -> usize {
     nudges
 }
 
-/// `tact watch`'s work per line: the same `parse_line`, then the view
-/// ingests the record (guide, transcript row, classifiers, score).
-fn watch(app: &mut App, lines: &[String]) -> u64 {
+/// A host's work per line on one thread ([`App::ingest`]): the same
+/// `parse_line`, then the view ingests the record (guide, classifiers,
+/// transcript row, score).
+fn inline(app: &mut App, lines: &[String]) -> u64 {
     for l in lines {
         if let Ok(Some(r)) = parse_line(l.as_bytes()) {
             app.ingest(r);
         }
     }
     app.events()
+}
+
+/// `tact watch`'s reading thread's work per line: the same `parse_line`,
+/// the record's steps, and the classifiers' labels on each.
+fn read(labeler: &mut Labeler, lines: &[String], out: &mut Vec<Step>) -> usize {
+    let mut parsed = Vec::new();
+    for l in lines {
+        if let Ok(Some(r)) = parse_line(l.as_bytes()) {
+            steps(r, &mut parsed);
+        }
+    }
+    out.extend(parsed.into_iter().map(|s| labeler.label(s)));
+    out.len()
 }
 
 fn ingest(c: &mut Criterion) {
@@ -153,12 +172,40 @@ fn ingest(c: &mut Criterion) {
                 BatchSize::PerIteration,
             )
         });
-        g.bench_function(format!("{name}/watch"), |b| {
+        // `tact watch`: its two threads, each timed alone.
+        let mut labeler = Labeler::new().expect("labeler");
+        g.bench_function(format!("{name}/watch_read"), |b| {
+            // The steps are dropped outside the timing: the view owns them.
+            b.iter_batched_ref(
+                || Vec::with_capacity(lines.len()),
+                |out| read(&mut labeler, black_box(&lines), out),
+                BatchSize::PerIteration,
+            )
+        });
+        g.bench_function(format!("{name}/watch_view"), |b| {
             // By reference: the app (and the guide above) is dropped
             // outside the timing, which measures ingesting alone.
             b.iter_batched_ref(
+                || {
+                    let app = App::new(Options::default().color(false)).expect("app");
+                    let mut labeled = Vec::new();
+                    read(&mut labeler, &lines, &mut labeled);
+                    (app, labeled)
+                },
+                |(app, labeled)| {
+                    for step in labeled.drain(..) {
+                        app.apply(step);
+                    }
+                    app.events()
+                },
+                BatchSize::PerIteration,
+            )
+        });
+        // Both on one thread, as a host that calls `App::ingest`.
+        g.bench_function(format!("{name}/inline"), |b| {
+            b.iter_batched_ref(
                 || App::new(Options::default().color(false)).expect("app"),
-                |app| watch(app, black_box(&lines)),
+                |app| inline(app, black_box(&lines)),
                 BatchSize::PerIteration,
             )
         });

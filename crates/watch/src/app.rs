@@ -8,13 +8,12 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use tact::effort::{EffortClassifier, InMessage};
 use tact::guidance::{Guide, Nudge};
-use tact::route::Router;
 use tact::scoring::{AskedQuestion, RunningScore, Scorer, Session, TaskOutcome, Turn};
 use tact::types::{EffortLevel, Event, Mode, QueryType, Tier, ToolCall};
 
 use crate::Error;
+use crate::label::{Classifiers, Found, Labels};
 use crate::model::{Job, ModelSpec, Place, Worker};
 use crate::read::{Record, Step};
 
@@ -187,8 +186,11 @@ pub(crate) enum RowKind {
     Agent,
     /// A question the agent asked, with its effort.
     Question(EffortLevel),
-    /// A tool call.
-    Tool(Box<ToolCall>),
+    /// A tool call (`ok`: it succeeded).
+    Tool {
+        /// The call succeeded.
+        ok: bool,
+    },
     /// A nudge that fired here (index into the nudges).
     Guidance(usize),
     /// A nudge the host injected (a `nudge` event of the input).
@@ -200,20 +202,37 @@ pub(crate) enum RowKind {
 }
 
 /// One transcript row: one line on screen.
+///
+/// A row keeps its line only, never the event it came from: whatever an
+/// event's size (a tool's whole output, a long message), a row holds at
+/// most [`ROW_CHARS`] characters, and the event itself is dropped as soon
+/// as it is ingested.
 #[derive(Debug)]
 pub(crate) struct Row {
     pub(crate) kind: RowKind,
-    /// The raw text (empty for a tool call, which is shown from the call).
-    raw: String,
-    /// The text shown, built and redacted the first time it is drawn.
+    /// The line as ingested (not yet redacted): the first line of the
+    /// text, at most [`ROW_CHARS`] characters.
+    line: String,
+    /// The line shown, redacted the first time it is drawn.
     shown: OnceCell<String>,
 }
 
 impl Row {
-    fn new(kind: RowKind, raw: impl Into<String>) -> Self {
+    /// A row showing the first line of `text`.
+    fn new(kind: RowKind, text: &str) -> Self {
+        Self::with_line(kind, one_line(text))
+    }
+
+    /// A row showing a tool call: its name, params and the first line of
+    /// its output.
+    fn tool(call: &ToolCall) -> Self {
+        Self::with_line(RowKind::Tool { ok: call.ok }, call_line(call))
+    }
+
+    fn with_line(kind: RowKind, line: String) -> Self {
         Self {
             kind,
-            raw: raw.into(),
+            line,
             shown: OnceCell::new(),
         }
     }
@@ -221,64 +240,135 @@ impl Row {
     /// The row's text: one line, at most [`ROW_CHARS`] characters, with
     /// every credential the scanner recognises redacted.
     pub(crate) fn text(&self) -> &str {
-        self.shown.get_or_init(|| {
-            let line = match &self.kind {
-                RowKind::Tool(call) => call_line(call),
-                _ => one_line(&self.raw),
-            };
-            crate::redact(&line)
-        })
+        self.shown.get_or_init(|| crate::redact(&self.line))
     }
+}
+
+/// The first line of `text` (trimmed), cut at [`ROW_CHARS`] characters,
+/// and whether anything of `text` was left out.
+fn first_line(text: &str) -> (&str, bool) {
+    let text = text.trim();
+    // Only the bytes a line can keep are searched: a huge one-line text
+    // costs no more than a short one.
+    let mut head = text.len().min(LINE_BYTES);
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let end = memchr::memchr2(b'\n', b'\r', &text.as_bytes()[..head]).unwrap_or(head);
+    let first = text.get(..end).unwrap_or("");
+    // Bytes bound characters: a short line needs no counting.
+    let first = if first.len() <= ROW_CHARS {
+        first
+    } else {
+        first
+            .char_indices()
+            .nth(ROW_CHARS)
+            .map_or(first, |(at, _)| &first[..at])
+    };
+    (first, first.len() < text.len())
 }
 
 /// The first line of `text`, cut at [`ROW_CHARS`] (with `…` when cut).
 fn one_line(text: &str) -> String {
-    let text = text.trim();
-    let first = text.lines().next().unwrap_or("");
-    let mut out: String = first.chars().take(ROW_CHARS).collect();
-    if out.len() < text.len() {
+    let (first, cut) = first_line(text);
+    let mut out = String::with_capacity(first.len() + if cut { 3 } else { 0 });
+    out.push_str(first);
+    if cut {
         out.push('…');
     }
     out
 }
 
-/// A tool call in one line: name, params, and the first line of its output.
+/// Bytes a line is built from before it is cut to its first line: enough
+/// for [`ROW_CHARS`] characters of any width and one more, which marks
+/// the cut.
+const LINE_BYTES: usize = 4 * ROW_CHARS + 4;
+
+/// A line being built that takes at most [`LINE_BYTES`] bytes and then
+/// refuses the rest, so a huge value costs no more than its first bytes.
+struct LineBuf(String);
+
+impl LineBuf {
+    fn push(&mut self, s: &str) -> bool {
+        std::fmt::Write::write_str(self, s).is_ok()
+    }
+}
+
+impl std::fmt::Write for LineBuf {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let room = LINE_BYTES.saturating_sub(self.0.len());
+        if s.len() <= room {
+            self.0.push_str(s);
+            return Ok(());
+        }
+        let mut cut = room;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        self.0.push_str(s.get(..cut).unwrap_or(""));
+        Err(std::fmt::Error)
+    }
+}
+
+/// A tool call in one line: name, params (`key=value` for an object),
+/// and the first line of its output, built from the call's first
+/// [`LINE_BYTES`] bytes at most, in one allocation.
 fn call_line(call: &ToolCall) -> String {
-    let params = match &call.params {
-        serde_json::Value::Object(m) if m.is_empty() => String::new(),
+    use std::fmt::Write as _;
+    let mut b = LineBuf(String::with_capacity(128));
+    let mut room = b.push(&call.name);
+    match &call.params {
         serde_json::Value::Object(m) => {
-            let mut s = String::new();
             for (k, v) in m {
-                if !s.is_empty() {
-                    s.push(' ');
-                }
-                match v {
-                    serde_json::Value::String(v) => s.push_str(&format!("{k}={v}")),
-                    other => s.push_str(&format!("{k}={other}")),
-                }
-                if s.len() > ROW_CHARS {
+                room = room
+                    && b.push(" ")
+                    && b.push(k)
+                    && b.push("=")
+                    && match v {
+                        serde_json::Value::String(v) => b.push(v),
+                        other => write!(b, "{other}").is_ok(),
+                    };
+                if !room {
                     break;
                 }
             }
-            s
         }
-        other => other.to_string(),
-    };
-    let output = match &call.output {
-        serde_json::Value::String(s) => one_line(s),
-        serde_json::Value::Null => String::new(),
-        other => one_line(&other.to_string()),
-    };
-    let mut line = call.name.clone();
-    if !params.is_empty() {
-        line.push(' ');
-        line.push_str(&params);
+        other => room = room && write!(b, " {other}").is_ok(),
     }
-    if !output.is_empty() {
-        line.push_str(" → ");
-        line.push_str(&output);
+    if room {
+        let mut cut = false;
+        let mut push_output = |b: &mut LineBuf, text: &str| {
+            let (first, c) = first_line(text);
+            cut = c;
+            !first.is_empty() && b.push(" → ") && b.push(first)
+        };
+        match &call.output {
+            serde_json::Value::String(s) => {
+                push_output(&mut b, s);
+            }
+            serde_json::Value::Null => {}
+            other => {
+                let mut o = LineBuf(String::new());
+                let _ = write!(o, "{other}");
+                push_output(&mut b, &o.0);
+            }
+        }
+        if cut {
+            let _ = b.push("…");
+        }
     }
-    one_line(&line)
+    let mut line = b.0;
+    let (first, cut) = first_line(&line);
+    if cut || first.len() != line.len() {
+        // `first` starts after the line's leading blanks.
+        let (start, len) = (line.len() - line.trim_start().len(), first.len());
+        line.truncate(start + len);
+        line.drain(..start);
+        if cut {
+            line.push('…');
+        }
+    }
+    line
 }
 
 /// A nudge that fired, with the transcript row it shows at.
@@ -363,8 +453,7 @@ pub enum Action {
 pub struct App {
     opts: Options,
     scorer: Scorer,
-    effort: EffortClassifier,
-    router: Router,
+    classifiers: Classifiers,
     guide: Guide,
     /// The current session: its header and the turns so far (the text of
     /// turns already scored is dropped: only the last one is read again).
@@ -437,10 +526,7 @@ impl App {
     /// Builds the classifiers, the scorer and an empty view.
     pub fn new(opts: Options) -> Result<Self, Error> {
         let scorer = Scorer::builder().build().map_err(tact::Error::from)?;
-        let effort = EffortClassifier::builder()
-            .build()
-            .map_err(tact::Error::from)?;
-        let router = Router::builder().build().map_err(tact::Error::from)?;
+        let classifiers = Classifiers::new()?;
         let session = bare_session();
         let run = RunningScore::new(&scorer, &session);
         let worker = opts.model.as_ref().and_then(Worker::start);
@@ -456,8 +542,7 @@ impl App {
             guide: Guide::new(opts.mode),
             opts,
             scorer,
-            effort,
-            router,
+            classifiers,
             session,
             run,
             sessions: 0,
@@ -676,21 +761,34 @@ impl App {
     }
 
     /// Ingests one step: guidance observes it (cooldowns applied as a host
-    /// would), questions and user messages are classified, the transcript
-    /// grows, and a turn's end rescores the session.
+    /// would), questions and user messages are classified (unless a
+    /// [`Labeler`](crate::label::Labeler) labelled the step already), the
+    /// transcript grows, and a turn's end rescores the session.
     pub fn apply(&mut self, step: Step) {
+        let labels = match &step {
+            Step::Labeled { .. } => Labels::default(),
+            step => self
+                .classifiers
+                .labels(step, self.session.context.as_deref()),
+        };
+        self.apply_labeled(step, labels);
+    }
+
+    /// [`App::apply`] with the step's labels.
+    fn apply_labeled(&mut self, step: Step, labels: Labels) {
         match step {
+            Step::Labeled { step, labels } => self.apply_labeled(*step, labels),
             Step::Begin(header) => self.begin(*header),
             Step::Turn { prompt } => {
                 self.session
                     .turns
                     .push(Turn::new(prompt.clone(), "").with_questions(Vec::new()));
                 if !prompt.is_empty() {
-                    self.observe(Event::user(prompt), false);
+                    self.observe(Event::user(prompt), false, labels);
                 }
             }
-            Step::TurnEvent(event) => self.observe(event, false),
-            Step::Event(event) => self.observe(event, true),
+            Step::TurnEvent(event) => self.observe(event, false, labels),
+            Step::Event(event) => self.observe(event, true, labels),
             Step::Propose(pending) => {
                 let nudges = self.guide.propose(pending);
                 self.fired(nudges);
@@ -704,7 +802,7 @@ impl App {
                     self.events += 1;
                     // The answer's questions replace the last turn's.
                     let at = (self.session.turns.len().saturating_sub(1), 0);
-                    let asked = self.agent_rows(&response, questions, at);
+                    let asked = self.agent_rows(&response, questions, labels.questions, at);
                     self.fired(nudges);
                     if let Some(turn) = self.session.turns.last_mut() {
                         turn.response = response;
@@ -728,22 +826,23 @@ impl App {
         self.sessions += 1;
         self.score = None;
         self.spark.clear();
-        self.push_row(Row::new(RowKind::Session, title));
+        self.push_row(Row::new(RowKind::Session, &title));
     }
 
     /// Observes an event and adds its rows; `bare` events of a stream
-    /// open turns (`user`) and answer them (`assistant`).
-    fn observe(&mut self, event: Event, bare: bool) {
+    /// open turns (`user`) and answer them (`assistant`); `labels`: what
+    /// the classifiers said of it.
+    fn observe(&mut self, event: Event, bare: bool, labels: Labels) {
         let nudges = self.guide.observe(&event);
         self.events += 1;
         match event {
             Event::User { text } => {
-                let route = self.router.route(&text, &[]);
-                self.count_tier(route.classification.tier);
-                self.push_row(Row::new(
-                    RowKind::User(route.classification.label),
-                    text.as_str(),
-                ));
+                let (route, tier) = match labels.route {
+                    Some(r) => r,
+                    None => self.classifiers.route(&text),
+                };
+                self.count_tier(tier);
+                self.push_row(Row::new(RowKind::User(route), &text));
                 if bare {
                     // The turn it closes is scored exactly (once).
                     if !self.run.is_exact() {
@@ -765,7 +864,7 @@ impl App {
                             t.questions.as_ref().map_or(0, Vec::len),
                         )
                     });
-                    let asked = self.agent_rows(&text, None, at);
+                    let asked = self.agent_rows(&text, None, labels.questions, at);
                     self.fired(nudges);
                     if self.session.turns.is_empty() {
                         self.session
@@ -781,16 +880,16 @@ impl App {
                     }
                     self.rescore(true);
                 } else {
-                    self.push_row(Row::new(RowKind::Agent, text));
+                    self.push_row(Row::new(RowKind::Agent, &text));
                     self.fired(nudges);
                 }
             }
             Event::Tool(call) => {
-                self.push_row(Row::new(RowKind::Tool(Box::new(call)), ""));
+                self.push_row(Row::tool(&call));
                 self.fired(nudges);
             }
             Event::Nudge { text } => {
-                self.push_row(Row::new(RowKind::Injected, text));
+                self.push_row(Row::new(RowKind::Injected, &text));
                 self.fired(nudges);
             }
             Event::Condensation => {
@@ -818,6 +917,7 @@ impl App {
         &mut self,
         text: &str,
         supplied: Option<Vec<AskedQuestion>>,
+        found: Option<Vec<Found>>,
         at: (usize, usize),
     ) -> Vec<AskedQuestion> {
         self.push_row(Row::new(RowKind::Agent, text));
@@ -827,19 +927,21 @@ impl App {
         let asked = match supplied {
             Some(qs) => qs,
             None => {
-                let context = self.session.context.as_deref();
-                let mut asked = Vec::new();
-                let asked_in = InMessage::new(text);
-                for seg in tact::text::extract_questions(text) {
-                    let q = seg.text(text);
-                    let r = self.effort.classify_in(q, &asked_in, seg.start, context);
-                    let tier = r.tier.map(tier_index);
+                let found = match found {
+                    Some(f) => f,
+                    None => self
+                        .classifiers
+                        .questions(text, self.session.context.as_deref()),
+                };
+                let mut asked = Vec::with_capacity(found.len());
+                for q in found {
+                    let tier = q.tier.map(tier_index);
                     if let Some(t) = tier {
                         self.tiers[t] += 1;
                     }
-                    let wants = self.worker.as_ref().is_some_and(|w| w.wants(r.confidence));
+                    let wants = self.worker.as_ref().is_some_and(|w| w.wants(q.confidence));
                     ask.push(tier.filter(|_| wants));
-                    asked.push(AskedQuestion::new(q, r.label));
+                    asked.push(AskedQuestion::new(q.text, q.effort));
                 }
                 asked
             }
@@ -1165,5 +1267,59 @@ fn tier_index(t: Tier) -> usize {
         Tier::Learned => 1,
         Tier::Seed => 2,
         _ => 3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(params: serde_json::Value, output: serde_json::Value) -> ToolCall {
+        let mut c = ToolCall::new("shell");
+        c.params = params;
+        c.output = output;
+        c
+    }
+
+    #[test]
+    fn a_tool_row_shows_name_params_and_the_first_line_of_the_output() {
+        let c = call(
+            serde_json::json!({"command": "cargo test", "timeout": 60}),
+            serde_json::json!("test result: ok\nmore"),
+        );
+        assert_eq!(
+            call_line(&c),
+            "shell command=cargo test timeout=60 → test result: ok…"
+        );
+        let bare = call(serde_json::json!({}), serde_json::Value::Null);
+        assert_eq!(call_line(&bare), "shell");
+        let list = call(serde_json::json!(["a", 1]), serde_json::json!({"n": 2}));
+        assert_eq!(call_line(&list), r#"shell ["a",1] → {"n":2}"#);
+        // A newline in the params ends the line.
+        let heredoc = call(
+            serde_json::json!({"command": "cat <<EOF\nx"}),
+            serde_json::json!("ok"),
+        );
+        assert_eq!(call_line(&heredoc), "shell command=cat <<EOF…");
+    }
+
+    #[test]
+    fn a_row_holds_at_most_its_characters_whatever_the_event_size() {
+        let huge = "é".repeat(1_000_000);
+        let c = call(
+            serde_json::json!({"a": huge.clone(), "b": {"nested": huge.clone()}}),
+            serde_json::json!({"big": huge.clone()}),
+        );
+        let line = call_line(&c);
+        assert_eq!(line.chars().count(), ROW_CHARS + 1);
+        assert!(line.ends_with('…'));
+        let row = Row::new(RowKind::Agent, &huge);
+        assert_eq!(row.line.chars().count(), ROW_CHARS + 1);
+        assert_eq!(Row::new(RowKind::Agent, "  one\ntwo").text(), "one…");
+        assert_eq!(Row::new(RowKind::Agent, "").text(), "");
+        // Cut inside a multi-byte character: never splits it.
+        let mut b = LineBuf(String::new());
+        assert!(!b.push(&"€".repeat(LINE_BYTES)));
+        assert!(b.0.len() <= LINE_BYTES && b.0.chars().all(|c| c == '€'));
     }
 }

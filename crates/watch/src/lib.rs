@@ -29,11 +29,14 @@
 //! ```
 //!
 //! [`run`] puts it on the terminal: raw mode, a thread reading the session
-//! (a growing file or stdin, through a [`Reader`](read::Reader)), a thread
-//! reading keys, and the UI thread, which never waits on either.
+//! (a growing file or stdin, through a [`Reader`](read::Reader)) and
+//! labelling each step as it is read ([`Labeler`](label::Labeler): the
+//! classifiers run there), a thread reading keys, and the UI thread, which
+//! never waits on either.
 
 mod app;
 mod error;
+pub mod label;
 mod model;
 pub mod read;
 pub mod source;

@@ -12,6 +12,7 @@ use tact::scoring::{AskedQuestion, Session};
 use tact::types::{Event, PendingCall, Trajectory};
 
 use crate::Error;
+use crate::label::Labels;
 
 /// One record of a session stream.
 #[derive(Debug, Clone, PartialEq)]
@@ -149,6 +150,15 @@ pub enum Step {
     Event(Event),
     /// Calls the agent proposes next.
     Propose(Vec<PendingCall>),
+    /// A step with what the classifiers said of it, labelled where it was
+    /// read ([`Labeler`](crate::label::Labeler)): the view ingests the
+    /// step without classifying it again.
+    Labeled {
+        /// The step.
+        step: Box<Step>,
+        /// Its route or its questions.
+        labels: Labels,
+    },
 }
 
 /// Appends the steps of `record` to `out`.

@@ -1,14 +1,17 @@
 //! The input side: a thread that reads the followed file (as `tail -f`
 //! does: to its end, then whatever is appended) or stdin, turns each line
-//! into steps with a [`Reader`], and sends them in batches over a channel.
-//! The UI thread never waits on it.
+//! into steps with a [`Reader`], labels them with a [`Labeler`] (the
+//! classifiers run here, not on the UI thread), and sends them in batches
+//! over a channel. The UI thread never waits on it.
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
+use crate::label::Labeler;
 use crate::read::{Reader, Step, parse_document, steps};
 
 /// Where the session is read from.
@@ -51,17 +54,30 @@ const POLL: Duration = Duration::from_millis(100);
 const BATCH: usize = 512;
 
 /// Starts the reading thread; it sends on `tx` (wrapped by `wrap`) until
-/// the input ends or the receiver is gone.
+/// the input ends or the receiver is gone. With a `labeler`, each step is
+/// labelled on this thread as it is read (each user message routed, each
+/// agent message's questions classified), so the view's thread does not
+/// classify.
 pub fn spawn<M: Send + 'static>(
     source: Source,
     reader: Box<dyn Reader>,
+    labeler: Option<Labeler>,
     tx: Sender<M>,
     wrap: fn(Input) -> M,
 ) -> std::io::Result<std::thread::JoinHandle<()>> {
     std::thread::Builder::new()
         .name(String::from("tact-watch-read"))
         .spawn(move || {
-            let send = |input: Input| tx.send(wrap(input)).is_ok();
+            let labeler = RefCell::new(labeler);
+            let send = |input: Input| {
+                let input = match (input, labeler.borrow_mut().as_mut()) {
+                    (Input::Steps(steps), Some(l)) => {
+                        Input::Steps(steps.into_iter().map(|s| l.label(s)).collect())
+                    }
+                    (input, _) => input,
+                };
+                tx.send(wrap(input)).is_ok()
+            };
             let name = source.name();
             let done = match &source {
                 Source::Stdin => {

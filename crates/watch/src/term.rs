@@ -1,6 +1,6 @@
 //! The terminal loop: raw mode and the alternate screen (restored on exit
-//! and on panic), a thread reading keys and a thread reading the session,
-//! both feeding one channel, and the UI thread ingesting, drawing and
+//! and on panic), a thread reading keys and a thread reading (and
+//! labelling) the session, both feeding one channel, and the UI thread ingesting, drawing and
 //! handling keys, never waiting on either for longer than a frame.
 
 use std::io::IsTerminal;
@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use ratatui::crossterm::event::{self, Event as TermEvent};
 
 use crate::app::{Action, App, Options, SourceState};
+use crate::label::Labeler;
 use crate::read::Reader;
 use crate::source::{self, Input, Source};
 use crate::{Error, ui};
@@ -46,7 +47,11 @@ pub fn run(opts: Options, source: Source, reader: Box<dyn Reader>) -> Result<Sum
     }
     let mut app = App::new(opts)?;
     let (tx, rx) = mpsc::channel();
-    source::spawn(source, reader, tx.clone(), Msg::Input).map_err(Error::Terminal)?;
+    // The session's steps are classified on the reading thread, as they
+    // are read: the UI thread only observes them.
+    let labeler = Labeler::new()?;
+    source::spawn(source, reader, Some(labeler), tx.clone(), Msg::Input)
+        .map_err(Error::Terminal)?;
     std::thread::Builder::new()
         .name(String::from("tact-watch-keys"))
         .spawn(move || {

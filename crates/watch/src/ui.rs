@@ -204,8 +204,8 @@ fn row_line<'a>(app: &'a App, theme: Theme, row: &'a crate::app::Row) -> Line<'a
                 Span::styled(text, style.remove_modifier(Modifier::BOLD)),
             ])
         }
-        RowKind::Tool(call) => {
-            let (mark, style) = if call.ok {
+        RowKind::Tool { ok } => {
+            let (mark, style) = if *ok {
                 ("✓ ", theme.fg(Color::Green))
             } else {
                 ("✗ ", theme.fg(Color::Red))

@@ -109,6 +109,45 @@ fn the_whole_demo_at_three_sizes() {
     insta::assert_snapshot!("demo_end_50x20_tab", narrow.join("\n"));
 }
 
+/// `tact watch` labels the steps on its reading thread: the view that
+/// ingests them labelled is the one that classifies them itself, frame
+/// for frame, with the same tiers counted, on the demo's sessions and on
+/// a bare stream.
+#[test]
+fn steps_labelled_where_they_are_read_make_the_same_view() {
+    let bare = [
+        r#"{"type":"user","text":"Fix the flaky upload test, please."}"#,
+        r#"{"type":"tool","name":"shell","params":{"command":"cargo test"},"ok":false}"#,
+        r#"{"type":"assistant","text":"It fails on CI only. Should I pin the runner image? Can you paste the CI log?"}"#,
+        r#"{"type":"user","text":"yes"}"#,
+    ];
+    let mut bare_steps = Vec::new();
+    for line in bare {
+        if let Some(r) = tact_watch::read::parse_line(line.as_bytes()).unwrap() {
+            steps(r, &mut bare_steps);
+        }
+    }
+    for input in [demo_steps(), bare_steps] {
+        let mut labeler = tact_watch::label::Labeler::new().unwrap();
+        let labeled: Vec<Step> = input.iter().cloned().map(|s| labeler.label(s)).collect();
+        assert!(
+            labeled.iter().any(|s| matches!(s, Step::Labeled { .. })),
+            "some step is labelled"
+        );
+        let (mut inline, mut ahead) = (app(), app());
+        for (a, b) in input.into_iter().zip(labeled) {
+            inline.apply(a);
+            ahead.apply(b);
+        }
+        assert_eq!(inline.tiers(), ahead.tiers());
+        assert_eq!(inline.score().questions(), ahead.score().questions());
+        assert_eq!(frame(&inline, 120, 40), frame(&ahead, 120, 40));
+        key(&mut inline, KeyCode::Home);
+        key(&mut ahead, KeyCode::Home);
+        assert_eq!(frame(&inline, 120, 40), frame(&ahead, 120, 40));
+    }
+}
+
 /// The README's capture: cedar's session on the cache spec, whole.
 #[test]
 fn the_readme_capture() {
@@ -326,15 +365,26 @@ mod never_panics {
             height in 1u16..50,
         ) {
             let mut app = App::new(Options::default().color(false)).unwrap();
+            // The same records labelled where they are read, as `tact
+            // watch` does: the same view.
+            let mut labeler = tact_watch::label::Labeler::new().unwrap();
+            let mut ahead = App::new(Options::default().color(false)).unwrap();
             let mut records = Vec::new();
             for l in &lines {
                 if Native.read_line(l, &mut records).is_err() {
                     app.warn(String::from("bad line"));
+                    ahead.warn(String::from("bad line"));
                 }
             }
             for r in records {
+                let mut read = Vec::new();
+                steps(r.clone(), &mut read);
+                for s in read {
+                    ahead.apply(labeler.label(s));
+                }
                 app.ingest(r);
             }
+            prop_assert_eq!(frame(&app, 100, 30), frame(&ahead, 100, 30));
             for k in keys {
                 let _ = frame(&app, width, height);
                 key(&mut app, k);

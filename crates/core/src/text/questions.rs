@@ -437,11 +437,17 @@ const REPORTED_OPENERS: &[&str] = &[
 /// Whether `head` (lower case) opens with one of `openers` at a word
 /// boundary.
 fn opens_with(head: &str, openers: &[&str]) -> bool {
+    // Only the openers sharing the first byte can match: one byte compared
+    // for most, not a whole prefix.
+    let Some(&first) = head.as_bytes().first() else {
+        return false;
+    };
     openers.iter().any(|o| {
-        head.strip_prefix(o).is_some_and(|rest| {
-            o.ends_with(|c: char| !c.is_alphanumeric())
-                || !rest.starts_with(|c: char| c.is_alphanumeric() || c == '\'')
-        })
+        o.as_bytes().first() == Some(&first)
+            && head.strip_prefix(o).is_some_and(|rest| {
+                o.ends_with(|c: char| !c.is_alphanumeric())
+                    || !rest.starts_with(|c: char| c.is_alphanumeric() || c == '\'')
+            })
     })
 }
 
@@ -456,6 +462,14 @@ fn head_of(sentence: &str) -> String {
         t
     };
     let t = t.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '¿');
+    // ASCII first 48 bytes are the first 48 characters: one copy, lowered
+    // in place.
+    if let Some(ascii) = t.get(..t.len().min(48)).filter(|h| h.is_ascii()) {
+        let mut head = String::with_capacity(52);
+        head.push_str(ascii);
+        head.make_ascii_lowercase();
+        return head;
+    }
     let mut head = String::with_capacity(52);
     for c in t.chars().take(48) {
         match c {
@@ -653,19 +667,39 @@ fn is_wrapped_code_or_quote(sentence: &str) -> bool {
 /// help, a closing that needs no answer ("Would you like me to help with
 /// anything else?").
 fn is_generic_offer(head: &str) -> bool {
-    [
-        "anything else",
-        "any other questions",
-        "any other changes",
-        "any other adjustments",
-        "any further changes",
-        "any further adjustments",
-        "any additional changes",
-        "any other modifications",
-    ]
-    .iter()
-    .any(|p| head.contains(p))
+    GENERIC_OFFERS
+        .as_ref()
+        .is_some_and(|offers| offers.is_match(head))
         && !head.contains(" or ")
+}
+
+/// The phrases of a generic offer ([`is_generic_offer`]), compiled once
+/// (`None` only if the automaton could not be built: then none is one).
+static GENERIC_OFFERS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
+    std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::new([
+            "anything else",
+            "any other questions",
+            "any other changes",
+            "any other adjustments",
+            "any further changes",
+            "any further adjustments",
+            "any additional changes",
+            "any other modifications",
+        ])
+        .ok()
+    });
+
+/// `s` without every leading repetition of `prefix` (what
+/// `trim_start_matches(prefix)` does, without building a searcher).
+fn strip_all<'a>(mut s: &'a str, prefix: &str) -> &'a str {
+    while let Some(rest) = s.strip_prefix(prefix) {
+        if prefix.is_empty() {
+            break;
+        }
+        s = rest;
+    }
+    s
 }
 
 /// Why a sentence with a `?` that [`is_question`] rejects is no question:
@@ -755,10 +789,10 @@ pub fn find_questions(message: &str) -> Questions {
         } else if opens_with(&head, REPORTED_OPENERS) {
             Some(Dropped::Reported)
         } else if opens_with(
-            head.trim_start_matches("and ")
-                .trim_start_matches("also, ")
-                .trim_start_matches("please ")
-                .trim_start_matches("just "),
+            strip_all(
+                strip_all(strip_all(strip_all(&head, "and "), "also, "), "please "),
+                "just ",
+            ),
             CLOSINGS,
         ) || is_generic_offer(&head)
         {
