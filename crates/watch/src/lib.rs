@@ -39,6 +39,7 @@ mod error;
 pub mod label;
 mod model;
 pub mod read;
+mod row;
 pub mod source;
 mod term;
 pub mod ui;

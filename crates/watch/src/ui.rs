@@ -10,7 +10,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Sparkline};
 use tact::types::{EffortLevel, QueryType};
 
-use crate::app::{App, ModelTier, Pane, RowKind, SourceState};
+use crate::app::{App, ModelTier, Pane, SourceState};
+use crate::row::RowKind;
 
 /// Below this width or height, one pane at a time.
 pub const NARROW_WIDTH: u16 = 72;
@@ -178,7 +179,7 @@ fn draw_transcript(frame: &mut Frame<'_>, app: &App, theme: Theme, area: Rect, h
     );
 }
 
-fn row_line<'a>(app: &'a App, theme: Theme, row: &'a crate::app::Row) -> Line<'a> {
+fn row_line<'a>(app: &'a App, theme: Theme, row: &'a crate::row::Row) -> Line<'a> {
     let text = row.text();
     match &row.kind {
         RowKind::Session => Line::from(vec![
