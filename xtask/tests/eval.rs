@@ -445,6 +445,34 @@ fn train_effort(args: &[&str], out: &std::path::Path) -> Output {
 }
 
 #[test]
+fn training_with_the_real_split_and_several_shuffles() {
+    let trained = |args: &[&str]| {
+        let out = temp_dir(&format!("train-opts-{}", args.join("")));
+        let o = train_effort(args, &out);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = std::fs::read_to_string(out.join("effort.json")).unwrap();
+        tact_core::learn::LinearModel::from_json(&text).unwrap()
+    };
+    let plain = trained(&[]);
+    assert_eq!(plain.training().shuffles, 1);
+    // `--real` adds the real train split; `--shuffles` averages orders,
+    // and the file says how many.
+    let real = trained(&["--real", "--real-weight", "0.2"]);
+    assert!(real.training().examples > plain.training().examples);
+    let averaged = trained(&["--shuffles", "3"]);
+    assert_eq!(averaged.training().shuffles, 3);
+    assert_eq!(averaged.training().examples, plain.training().examples);
+    assert_ne!(averaged.to_json(), plain.to_json());
+    let o = train_effort(&["--shuffles", "0"], &temp_dir("train-opts-zero"));
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("shuffle"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
 fn training_on_a_user_dataset_and_its_errors() {
     let out = temp_dir("train-user");
     let small = data("effort_small.jsonl");

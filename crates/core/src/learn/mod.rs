@@ -117,6 +117,20 @@ pub struct TrainingInfo {
     pub seed: u64,
     /// Folds used to fit the temperature.
     pub folds: u32,
+    /// Shuffled example orders whose weights were averaged (written only
+    /// when more than 1).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub shuffles: u32,
+}
+
+/// The default of [`TrainingInfo::shuffles`].
+const fn one() -> u32 {
+    1
+}
+
+/// Whether [`TrainingInfo::shuffles`] is its default.
+const fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 /// The model file, as serialized.

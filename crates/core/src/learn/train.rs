@@ -1,7 +1,8 @@
 //! Deterministic training of a [`LinearModel`]: AdaGrad on the multinomial
 //! logistic loss with L2 regularisation, per-example weights and class
 //! weights balanced within each group of examples, a fixed seed and order,
-//! then temperature scaling fitted on out-of-fold predictions.
+//! the weights averaged over several shuffled orders, then temperature
+//! scaling fitted on out-of-fold predictions.
 
 use super::{
     FeatureConfig, LinearModel, MAX_LABELS, MODEL_FORMAT, Prediction, TrainingInfo, softmax,
@@ -72,6 +73,12 @@ pub struct Trainer {
     /// Folds for the out-of-fold predictions the temperature is fitted on
     /// (at least 2).
     pub folds: u32,
+    /// Example orders to train on (at least 1), each shuffled from its own
+    /// seed (`seed`, `seed + 1`, ...); the model's weights are their mean.
+    /// The logits of a linear model are linear in its weights, so the mean
+    /// model scores as the mean of the models would, at one model's cost:
+    /// with a few orders, a model no longer depends on the luck of one.
+    pub shuffles: u32,
 }
 
 impl Default for Trainer {
@@ -83,6 +90,7 @@ impl Default for Trainer {
             learning_rate: 0.5,
             seed: 0x7AC7,
             folds: 5,
+            shuffles: 1,
         }
     }
 }
@@ -123,6 +131,9 @@ impl Trainer {
         if self.folds < 2 {
             return Err(bad("at least 2 folds are needed".into()));
         }
+        if self.shuffles < 1 {
+            return Err(bad("at least 1 shuffle is needed".into()));
+        }
         if examples.len() < self.folds as usize {
             return Err(bad(format!(
                 "{} examples for {} folds",
@@ -134,32 +145,7 @@ impl Trainer {
             return Err(bad(format!("label index {} is not below {k}", e.label)));
         }
         let _span = tracing::info_span!("learn.train", task, examples = examples.len()).entered();
-        let data: Vec<Encoded> = examples
-            .iter()
-            .map(|e| {
-                let mut buckets = Vec::new();
-                let norm2 =
-                    self.features
-                        .for_each(&e.text, e.extras.iter().map(String::as_str), |b, x| {
-                            buckets.push((b as u32, f64::from(x)))
-                        });
-                Encoded {
-                    buckets,
-                    scale: if norm2 > 0.0 {
-                        1.0 / f64::from(norm2).sqrt()
-                    } else {
-                        0.0
-                    },
-                    label: e.label,
-                    weight: if e.weight.is_finite() && e.weight > 0.0 {
-                        e.weight
-                    } else {
-                        0.0
-                    },
-                    group: e.group,
-                }
-            })
-            .collect();
+        let data: Vec<Encoded> = examples.iter().map(|e| self.encode(e)).collect();
 
         // Out-of-fold logits, fold = position modulo the fold count.
         let folds = self.folds as usize;
@@ -190,6 +176,7 @@ impl Trainer {
                 learning_rate: self.learning_rate,
                 seed: self.seed,
                 folds: self.folds,
+                shuffles: self.shuffles,
             },
             temperature: round(f64::from(temperature)),
             hybrid: None,
@@ -206,9 +193,56 @@ impl Trainer {
         Ok(Fit { model, out_of_fold })
     }
 
-    /// AdaGrad over the examples `idx`, in an order shuffled per epoch
-    /// from the seed. Returns the weights (`dim * k`) and biases.
+    /// An example's feature buckets, their norm and its weight (a weight
+    /// that is no positive number counts as 0).
+    fn encode(&self, e: &Example) -> Encoded {
+        let mut buckets = Vec::new();
+        let norm2 = self
+            .features
+            .for_each(&e.text, e.extras.iter().map(String::as_str), |b, x| {
+                buckets.push((b as u32, f64::from(x)))
+            });
+        Encoded {
+            buckets,
+            scale: if norm2 > 0.0 {
+                1.0 / f64::from(norm2).sqrt()
+            } else {
+                0.0
+            },
+            label: e.label,
+            weight: if e.weight.is_finite() && e.weight > 0.0 {
+                e.weight
+            } else {
+                0.0
+            },
+            group: e.group,
+        }
+    }
+
+    /// The mean of [`Trainer::fit_order`] over the `shuffles` seeds.
     fn fit(&self, data: &[Encoded], idx: &[usize], k: usize) -> (Vec<f64>, Vec<f64>) {
+        let (mut w, mut b) = self.fit_order(data, idx, k, self.seed);
+        for s in 1..self.shuffles {
+            let (ws, bs) = self.fit_order(data, idx, k, self.seed.wrapping_add(u64::from(s)));
+            w.iter_mut().zip(&ws).for_each(|(x, y)| *x += y);
+            b.iter_mut().zip(&bs).for_each(|(x, y)| *x += y);
+        }
+        if self.shuffles > 1 {
+            let n = f64::from(self.shuffles);
+            w.iter_mut().chain(b.iter_mut()).for_each(|x| *x /= n);
+        }
+        (w, b)
+    }
+
+    /// AdaGrad over the examples `idx`, in an order shuffled per epoch
+    /// from `seed`. Returns the weights (`dim * k`) and biases.
+    fn fit_order(
+        &self,
+        data: &[Encoded],
+        idx: &[usize],
+        k: usize,
+        seed: u64,
+    ) -> (Vec<f64>, Vec<f64>) {
         let dim = self.features.dim();
         let mut w = vec![0.0f64; dim * k];
         let mut g2 = vec![0.0f64; dim * k];
@@ -250,7 +284,7 @@ impl Trainer {
                 .map_or(0.0, |(_, w)| w[e.label])
         };
         let mut order = idx.to_vec();
-        let mut rng = SplitMix64(self.seed);
+        let mut rng = SplitMix64(seed);
         let lr = self.learning_rate;
         for _ in 0..self.epochs {
             for i in (1..order.len()).rev() {
@@ -396,6 +430,51 @@ mod tests {
         assert_eq!(a.model.to_json(), b.model.to_json());
         assert_eq!(a.out_of_fold, b.out_of_fold);
         assert_eq!(a.out_of_fold.len(), data().len());
+    }
+
+    #[test]
+    fn several_shuffles_average_the_models_of_their_orders() {
+        let t = Trainer {
+            epochs: 3,
+            folds: 2,
+            ..Trainer::default()
+        };
+        let data = data();
+        let enc: Vec<Encoded> = data.iter().map(|e| t.encode(e)).collect();
+        let idx: Vec<usize> = (0..enc.len()).collect();
+        let (w0, b0) = t.fit_order(&enc, &idx, 2, t.seed);
+        let (w1, b1) = t.fit_order(&enc, &idx, 2, t.seed + 1);
+        assert_ne!(w0, w1, "two orders give two models");
+        let two = Trainer {
+            shuffles: 2,
+            ..t.clone()
+        };
+        let (w, b) = two.fit(&enc, &idx, 2);
+        for ((m, x), y) in w.iter().zip(&w0).zip(&w1) {
+            assert!((m - (x + y) / 2.0).abs() < 1e-12);
+        }
+        for ((m, x), y) in b.iter().zip(&b0).zip(&b1) {
+            assert!((m - (x + y) / 2.0).abs() < 1e-12);
+        }
+        // One shuffle is the one order; the count is recorded in the file
+        // only when it is more than one, and read back.
+        assert_eq!(t.fit(&enc, &idx, 2), (w0, b0));
+        let labels = || vec!["a".into(), "b".into()];
+        let one = t.train("x", labels(), &data).unwrap().model;
+        assert!(!one.to_json().contains("shuffles"));
+        let fit = two.train("x", labels(), &data).unwrap().model;
+        assert_eq!(fit.training().shuffles, 2);
+        let back = LinearModel::from_json(&fit.to_json()).unwrap();
+        assert_eq!(back.training().shuffles, 2);
+        assert_eq!(
+            LinearModel::from_json(&one.to_json())
+                .unwrap()
+                .training()
+                .shuffles,
+            1
+        );
+        let none = Trainer { shuffles: 0, ..t };
+        assert!(none.train("x", labels(), &data).is_err());
     }
 
     #[test]
