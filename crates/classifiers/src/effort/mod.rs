@@ -228,6 +228,7 @@ static PICK: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::ne
         r"|prefer[a-z]*|preference|your priority|your choice|choose|pick",
         r"|how (?:would|do) you (?:like|want) (?:me )?to proceed|how you(?: would|'d|d) like (?:me )?to proceed",
         r"|what would you like (?:me )?to do|where (?:would|do) you (?:like|want) (?:me )?to start",
+        r"|which (?:[a-z]+ ){1,3}(?:do|would|should) you",
         r"|cual prefieres|que opcion|cual de|prefieres|welche (?:option|variante)|bevorzug[a-z]*",
         r"|quel(?:le)? [a-z]+ prefer[a-z]*|ktor[a-z]*)(?-u:\b)",
     ))

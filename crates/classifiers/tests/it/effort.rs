@@ -265,6 +265,15 @@ fn picking_one_of_the_options_the_message_lists_is_low() {
     let msg = format!("Two suspects:\n- the cache\n- the pool\n\n{logs}");
     let r = c.classify_in(logs, &InMessage::new(&msg), msg.find(logs).unwrap(), None);
     assert!(r.reasons.iter().all(|r| r.cue != "picks_listed_option"));
+    // "Which <words> do you want": a pick too.
+    let which = "Which exact behavior do you want when Ollama is missing?";
+    let msg = format!("Two ways:\n- install it\n- ask first\n\n{which}");
+    let r = c.classify_in(which, &InMessage::new(&msg), msg.find(which).unwrap(), None);
+    assert!(
+        r.reasons.iter().any(|r| r.cue == "picks_listed_option"),
+        "{:?}",
+        r.reasons
+    );
     // The seed strategy reads the question alone.
     let seed = EffortClassifier::builder()
         .strategy(Strategy::Seed)
@@ -276,4 +285,28 @@ fn picking_one_of_the_options_the_message_lists_is_low() {
     let found = c.questions(listed);
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].effort.label, Low);
+}
+
+#[test]
+fn shapes_of_real_agent_questions() {
+    let h = EffortClassifier::builder()
+        .strategy(Strategy::Heuristic)
+        .build()
+        .unwrap();
+    for (q, want) in [
+        // A terse option offered as a gerund, or with a verb of the list.
+        ("Updating the callers to the new state API too?", Low),
+        ("Adding TODO comments for the legacy code?", Low),
+        ("Focus on the shared utilities first, then the modes?", Low),
+        ("Ignore the linter warnings for now and move on?", Low),
+        // Polish yes/no proposals and confirmations.
+        ("Czy chcesz, żebym rozpoczął implementację od fazy 1?", Low),
+        ("Czy w tej wersji plan jest akceptowalny?", Low),
+        // Checking the console, or fetching a file's contents, is high.
+        ("Do you see the \"saved\" message in the console?", High),
+        ("Please share the contents of your config file.", High),
+    ] {
+        let r = h.classify(q, None);
+        assert_eq!(r.label, want, "{q}: {:?}", r.reasons);
+    }
 }

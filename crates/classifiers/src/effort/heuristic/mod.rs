@@ -100,13 +100,44 @@ fn skip_lead_ins<'a>(
 /// Whether `first` (the first word after the lead-ins) makes `part` a
 /// terse proposal.
 fn bare_verb_word(part: &str, first: &str) -> bool {
-    if BARE_VERB_SET.contains(first) {
+    if BARE_VERB_SET.contains(first) || gerund_of_bare_verb(first) {
         return true;
     }
     first.chars().count() >= 4
         && first.ends_with('o')
         && part.trim_start().starts_with('¿')
         && !ES_NOT_VERB_SET.contains(first)
+}
+
+/// Whether `word` is the -ing form of a verb of [`BARE_VERB_SET`]: a
+/// terse option offered as a gerund ("Updating the callers too?",
+/// "Adding tests first?"). The stem as it is ("adding"), with its doubled
+/// last letter dropped ("running"), or with an `e` ("updating").
+fn gerund_of_bare_verb(word: &str) -> bool {
+    let Some(stem) = word.strip_suffix("ing").filter(|s| s.len() >= 2) else {
+        return false;
+    };
+    if BARE_VERB_SET.contains(stem) {
+        return true;
+    }
+    let b = stem.as_bytes();
+    if b.len() >= 3 && b[b.len() - 1] == b[b.len() - 2] {
+        if let Some(single) = stem.get(..stem.len() - 1) {
+            if BARE_VERB_SET.contains(single) {
+                return true;
+            }
+        }
+    }
+    // "updat" + "e": a few bytes on the stack, no allocation.
+    let mut buf = [0u8; 24];
+    if stem.len() < buf.len() {
+        buf[..stem.len()].copy_from_slice(b);
+        buf[stem.len()] = b'e';
+        if let Ok(with_e) = std::str::from_utf8(&buf[..=stem.len()]) {
+            return BARE_VERB_SET.contains(with_e);
+        }
+    }
+    false
 }
 
 /// Words skipped before the verb of a terse proposal ("ok, so merge it").
@@ -696,6 +727,32 @@ mod tests {
                 "{part:?}"
             );
         }
+    }
+
+    #[test]
+    fn gerunds_of_the_bare_verbs() {
+        for w in [
+            "adding",
+            "running",
+            "updating",
+            "reviewing",
+            "using",
+            "mocking",
+        ] {
+            assert!(gerund_of_bare_verb(w), "{w}");
+        }
+        for w in [
+            "something",
+            "ing",
+            "king",
+            "string",
+            "bring",
+            "recording",
+            "",
+        ] {
+            assert!(!gerund_of_bare_verb(w), "{w}");
+        }
+        assert!(!gerund_of_bare_verb(&format!("{}ing", "a".repeat(40))));
     }
 
     #[test]
