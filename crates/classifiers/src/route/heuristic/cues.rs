@@ -231,6 +231,11 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "implemente", "corrija", "remova", "ajuste", "faca", "rode", "teste",
                 "utilize", "gere", "me ajude a", "altere", "mude", "coloque", "refatore",
                 "inclua", "execute",
+                // Polish imperatives (normalized: no accents, but `ł` stays).
+                "napraw", "zrob", "dodaj", "usun", "zmien", "popraw", "uruchom", "zapisz",
+                "rozpocznij", "dokoncz", "przenies", "uaktualnij", "zaktualizuj", "stworz",
+                "stworzmy", "utworz", "zaimplementuj", "zacommituj", "przejdz", "uzupełnij",
+                "posprzataj",
             ],
             cue("agent_action", CODE_VERB, 1.5, "asks the agent to act on the project"),
         )
@@ -291,6 +296,7 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "is duplicating", "issue when", "not seeing", "i do not see", "is showing up",
                 "out of sync", "no code was provided", "not inserted", "been inserted",
                 "nao funciona", "deu erro", "um erro", "esta quebrado",
+                "nie działa", "bład", "błedy",
                 // A pasted error or stack trace.
                 "traceback (most recent call last)", "\"severity\":", "panicked at",
                 "uncaught", "typeerror:", "referenceerror:", "syntaxerror:", "valueerror:",
