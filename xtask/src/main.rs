@@ -78,7 +78,7 @@ struct TrainArgs {
     real_weight: f64,
     /// Train on N shuffled example orders and keep the mean of their
     /// weights (default 1): a model that depends less on the luck of one
-    /// order, at N times the training time and the same size and speed.
+    /// order, at N times the training time and the same classification cost.
     #[arg(long, value_name = "N")]
     shuffles: Option<u32>,
     /// How much each item of the --dataset files counts in the loss,

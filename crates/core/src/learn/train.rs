@@ -76,8 +76,8 @@ pub struct Trainer {
     /// Example orders to train on (at least 1), each shuffled from its own
     /// seed (`seed`, `seed + 1`, ...); the model's weights are their mean.
     /// The logits of a linear model are linear in its weights, so the mean
-    /// model scores as the mean of the models would, at one model's cost:
-    /// with a few orders, a model no longer depends on the luck of one.
+    /// model scores as the mean of the models would, at one model's cost,
+    /// and depends less on the luck of one order.
     pub shuffles: u32,
 }
 
