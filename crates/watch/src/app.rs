@@ -326,6 +326,13 @@ fn bare_session() -> Session {
 }
 
 impl App {
+    /// A [`Labeler`](crate::label::Labeler) with this view's classifiers,
+    /// shared rather than built again, for the thread that reads the
+    /// session.
+    pub fn labeler(&self) -> crate::label::Labeler {
+        crate::label::Labeler::with(self.classifiers.clone())
+    }
+
     /// Builds the classifiers, the scorer and an empty view.
     pub fn new(opts: Options) -> Result<Self, Error> {
         let scorer = Scorer::builder().build().map_err(tact::Error::from)?;

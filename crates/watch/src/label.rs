@@ -146,10 +146,15 @@ pub struct Labeler {
 impl Labeler {
     /// Builds the classifiers the view uses (the `hybrid` strategy).
     pub fn new() -> Result<Self, Error> {
-        Ok(Self {
-            classifiers: Classifiers::new()?,
+        Ok(Self::with(Classifiers::new()?))
+    }
+
+    /// A labeler over classifiers already built.
+    pub(crate) fn with(classifiers: Classifiers) -> Self {
+        Self {
+            classifiers,
             context: None,
-        })
+        }
     }
 
     /// `step` with its labels ([`Step::Labeled`]) when a classifier reads
@@ -206,6 +211,21 @@ mod tests {
         // Inside a session's turn only the response asks.
         let in_turn = Step::TurnEvent(Event::assistant("Ship it?"));
         assert_eq!(l.label(in_turn.clone()), in_turn);
+    }
+
+    #[test]
+    fn a_views_labeler_labels_as_a_new_one() {
+        let app = crate::App::new(crate::Options::default()).unwrap();
+        let mut shared = app.labeler();
+        let mut own = Labeler::new().unwrap();
+        for step in [
+            Step::Event(Event::user("please sync this with my github")),
+            Step::Event(Event::assistant(
+                "Which port should it listen on? Or shall I keep 8080?",
+            )),
+        ] {
+            assert_eq!(shared.label(step.clone()), own.label(step));
+        }
     }
 
     #[test]

@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use ratatui::crossterm::event::{self, Event as TermEvent};
 
 use crate::app::{Action, App, Options, SourceState};
-use crate::label::Labeler;
 use crate::read::Reader;
 use crate::source::{self, Input, Source};
 use crate::{Error, ui};
@@ -49,7 +48,7 @@ pub fn run(opts: Options, source: Source, reader: Box<dyn Reader>) -> Result<Sum
     let (tx, rx) = mpsc::channel();
     // The session's steps are classified on the reading thread, as they
     // are read: the UI thread only observes them.
-    let labeler = Labeler::new()?;
+    let labeler = app.labeler();
     source::spawn(source, reader, Some(labeler), tx.clone(), Msg::Input)
         .map_err(Error::Terminal)?;
     std::thread::Builder::new()
