@@ -214,6 +214,31 @@ fn rc02_look_alikes_are_not_platform() {
     }
 }
 
+#[test]
+fn a_third_party_services_billing_and_a_project_plan_are_not_platform() {
+    for m in [
+        // A pasted notice of another service.
+        "Hobby accounts are limited to daily cron jobs. This cron expression (*/10 * * * *) would run more than once per day. Upgrade to the Pro plan to unlock all Cron Jobs features on Vercel.",
+        "GitHub says I've hit the rate limit for the API, can you add retries with backoff?",
+        // A project plan, and a domain word.
+        "By following this plan, we can keep the project on track. Start with task 1.",
+        "https://restapi.e-conomic.com/accounting-years/2022/entries?demo=true\n\nI think we need to use similar like this?",
+    ] {
+        let r = router().route(m, &[]);
+        assert_ne!(
+            r.classification.label, Platform,
+            "{m}: {:?}",
+            r.classification.reasons
+        );
+    }
+    // The user's own account stays PLATFORM.
+    assert_route(
+        "Which plan am I on, and how much of my quota is left?",
+        &[],
+        Platform,
+    );
+}
+
 // ---------------------------------------------------------------- RC-03
 
 #[test]

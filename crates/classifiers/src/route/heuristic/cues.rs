@@ -51,6 +51,9 @@ pub(super) mod tag {
     /// me"); with a code verb it is the first step of a change ("read
     /// @TODO.md and fix phase 1") and counts for nothing.
     pub const READ: u16 = 20;
+    /// A third-party service ("on Vercel", "my GitHub"): billing, plans
+    /// and limits there are not the user's account on this platform.
+    pub const THIRD_PARTY: u16 = 21;
 }
 
 const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static str) -> Cue {
@@ -64,11 +67,11 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
         // -------------------------------------------------------------
         // PLATFORM: the user's own account, first person.
         .phrases(
-            "my (peak |daily |total |monthly |current |weekly |average |overall )?(daily |monthly |weekly )?(usage|consumption|spend|bill)|my (current |last |latest |next |previous )?(account|plan|plan's|quota|usage|subscription|bill|billing|invoice|invoices|card|credit card|payment|payments|last payment|card payment|payment method|credits|free credits|trial|api calls|api call count|request limit|rate limit|limit|limits|remaining quota|monthly quota|monthly request limit|execution limit|monthly execution limit|usage counter|console|balance|spend|spending|consumption|billing address|billing details|team|seats|tokens)|(our|this) (current )?(account|plan|quota|subscription|balance|billing|consumption|card|credit card|payment|bill|credits|usage|limit|request limit|rate limit)",
+            "my (peak |daily |total |monthly |current |weekly |average |overall )?(daily |monthly |weekly )?(usage|consumption|spend|bill)|my (current |last |latest |next |previous )?(account|plan|plan's|quota|usage|subscription|bill|billing|invoice|invoices|card|credit card|payment|payments|last payment|card payment|payment method|credits|free credits|trial|api calls|api call count|request limit|rate limit|limit|limits|remaining quota|monthly quota|monthly request limit|execution limit|monthly execution limit|usage counter|console|balance|spend|spending|consumption|billing address|billing details|team|seats|tokens)|(our|this) (current )?(account|quota|subscription|balance|billing|consumption|card|credit card|payment|bill|credits|usage|limit|request limit|rate limit)",
             cue("my_account", MINE, 3.0, "the user's own account data"),
         )
         .phrases(
-            "(mi|mis) (cuenta|plan|cuota|suscripcion|factura|facturas|tarjeta|pago|pagos|ultimo pago|consumo|saldo|creditos|prueba gratuita|plan actual|limite|limites|gasto|recibo|recibos|cobros|datos de facturacion|metodo de pago)|(nuestra|esta) (cuenta|cuota|suscripcion)|(nuestro|este) (plan|consumo|saldo)",
+            "(mi|mis) (cuenta|plan|cuota|suscripcion|factura|facturas|tarjeta|pago|pagos|ultimo pago|consumo|saldo|creditos|prueba gratuita|plan actual|limite|limites|gasto|recibo|recibos|cobros|datos de facturacion|metodo de pago)|(nuestra|esta) (cuenta|cuota|suscripcion)|(nuestro|este) (consumo|saldo)",
             cue("my_account", MINE, 3.0, "the user's own account data"),
         )
         .literals(
@@ -127,7 +130,7 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "expires", "vence", "recibo", "recibos", "receipt", "receipts", "cobro", "cobros",
                 "cargo", "cargos", "charge", "charges", "transferencia", "tarjeta", "consumption",
                 "balance", "suspended", "suspendida", "seats", "asientos", "usage report",
-                "accounting", "contabilidad", "count towards", "count toward", "count against",
+                "count towards", "count toward", "count against",
                 "counts towards", "counts against", "cuentan para", "cuenta para", "expired",
                 "overages",
             ],
@@ -172,6 +175,17 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "stripe-style", "login", "attempts", "my endpoints", "mis endpoints",
             ],
             cue("lookalike", LOOKALIKE, 0.0, "the user's app data or a code requirement"),
+        )
+        // Third-party services a coding agent's user works with (a payment
+        // provider is left out: paying with it is this platform's billing).
+        .literals(
+            &[
+                "vercel", "netlify", "heroku", "aws", "azure", "gcp", "google cloud", "github",
+                "gitlab", "bitbucket", "supabase", "firebase", "cloudflare", "openai",
+                "anthropic", "digitalocean", "railway", "fly.io", "render.com", "twilio",
+                "sendgrid", "mailgun", "docker hub", "npm", "pypi", "hugging face", "huggingface",
+            ],
+            cue("third_party", THIRD_PARTY, 0.0, "names a third-party service"),
         )
         // -------------------------------------------------------------
         // CODE_GENERATION: verbs.

@@ -202,7 +202,8 @@ impl Heuristic {
         }
 
         // PLATFORM evidence and the RC-02 signal.
-        let lookalike = code_request || has(tag::LOOKALIKE) || shape.ident;
+        let third_party = has(tag::THIRD_PARTY);
+        let lookalike = code_request || has(tag::LOOKALIKE) || third_party || shape.ident;
         let mine = has(tag::MINE);
         let signal = mine || (!lookalike && usage_figure);
         let mut plat = sum(tag::MINE) + sum(tag::ACCOUNT).min(4.0) + sum(tag::PLAT).min(3.0);
@@ -211,6 +212,11 @@ impl Heuristic {
         }
         if lookalike && !mine {
             plat *= LOOKALIKE_FACTOR;
+        }
+        // Billing or limits of a third-party service are no evidence of
+        // the user's account here, unless the user says it is theirs.
+        if third_party && !mine {
+            plat = 0.0;
         }
         s[idx(QueryType::Platform)] = plat;
         let platform_evidence = plat > 0.0;
