@@ -64,15 +64,20 @@ impl Cues for heuristic::Heuristic {
     ) -> Trace<Self::Decision> {
         let (decision, gap, text) = self.classify_traced(question, context, Some(extras));
         // The guide's common low shapes, "Would you like me to ...?",
-        // "Should I go ahead with ...?", "Do you want ...?": a yes/no on a
-        // concrete proposal. The cues read them precisely (on the
-        // annotator-written calibration split and the real train and
-        // calibration splits, 350 of 353 such decisions are right), so the
-        // hybrid keeps them from the model.
+        // "Should I go ahead with ...?", "Do you want ...?", "Do you
+        // approve this plan?": a yes/no on a concrete proposal, or a
+        // confirmation of something concrete. The cues read them precisely
+        // (on the annotator-written calibration split and the real train
+        // and calibration splits, 377 of 382 such decisions are right),
+        // where the model, trained on annotator-written text, turned real
+        // ones medium, so the hybrid keeps them from the model.
         let kept_by_hybrid = decision.label == EffortLevel::Low
-            && extras
-                .iter()
-                .any(|&n| n == "agent_proposal" || n == "yes_no_wish");
+            && extras.iter().any(|&n| {
+                matches!(
+                    n,
+                    "agent_proposal" | "yes_no_wish" | "confirmation" | "confirmation_fine"
+                )
+            });
         Trace {
             decision,
             gap,

@@ -309,4 +309,15 @@ fn shapes_of_real_agent_questions() {
         let r = h.classify(q, None);
         assert_eq!(r.label, want, "{q}: {:?}", r.reasons);
     }
+    // The hybrid keeps a yes/no proposal or a concrete confirmation from
+    // the model, which turned such real questions medium.
+    for q in [
+        "Do you approve this plan?",
+        "Or do you want to review the changes so far first?",
+        "Let me know when you're ready for the next recommendation.",
+    ] {
+        let r = classifier().classify(q, None);
+        assert_eq!(r.label, Low, "{q}: {:?}", r.reasons);
+        assert_eq!(r.tier, Some(tact_types::Tier::Heuristic), "{q}");
+    }
 }

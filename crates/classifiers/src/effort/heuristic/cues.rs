@@ -66,7 +66,7 @@ const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static st
 }
 
 /// Optional lead-in before the question proper ("ok, so", "also,", "¿").
-const LEAD: &str = r"^(?:[¿>*\-\s]*)(?:(?:ok|okay|so|also|and|great|alright|one more thing|quick question|otherwise|then|now|y|pues|entonces|vale|und|gut|auch|noch|(?:please |just )?let me know (?:if|whether))[,:]?\s+)*";
+const LEAD: &str = r"^(?:[¿>*\-\s]*)(?:(?:ok|okay|so|also|and|or|great|alright|one more thing|quick question|otherwise|then|now|y|pues|entonces|vale|und|gut|auch|noch|(?:please |just )?let me know (?:if|whether))[,:]?\s+)*";
 
 pub(super) fn build_cues() -> Result<CueSet, Error> {
     use tag::*;
