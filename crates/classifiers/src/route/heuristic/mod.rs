@@ -202,6 +202,8 @@ impl Heuristic {
         }
 
         // PLATFORM evidence and the RC-02 signal.
+        // A third-party service also counts as a look-alike, so that its
+        // usage figures never raise the RC-02 signal.
         let third_party = has(tag::THIRD_PARTY);
         let lookalike = code_request || has(tag::LOOKALIKE) || third_party || shape.ident;
         let mine = has(tag::MINE);
