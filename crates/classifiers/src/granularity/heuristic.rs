@@ -164,7 +164,7 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "compare", "compares", "comparing", "comparison", "compara", "comparar",
                 "comparacion", "vergleich*", "contrast", "difference between", "differences",
                 "differ", "differs", "diferencian", "diferencias", "unterscheiden", "unterschied*",
-                "pros and cons", "trade-offs", "tradeoffs", "trade offs", "trade-off", "tradeoff",
+                "pros and cons", "pros/cons", "pros & cons", "pro/contra", "trade-offs", "tradeoffs", "trade offs", "trade-off", "tradeoff",
                 "advantages", "disadvantages", "ventajas", "desventajas", "vor- und nachteile",
                 "vorteile", "nachteile", "strengths", "weaknesses", "schwachen", "debilidades",
                 "fortalezas", "relationship between", "relate", "relates", "interact",
@@ -237,7 +237,7 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "hallazgos principales", "aportacion", "contribucion", "contribuciones", "aporte",
                 "hauptidee", "kernidee", "grundidee", "hauptargument", "hauptergebnisse",
                 "leitgedanke", "hauptthese", "hauptthemen", "central idea", "core idea", "underlying idea",
-                "premise", "premisa", "pramisse",
+                "premise", "premisa", "pramisse", "puntos clave", "ideas clave", "kernpunkte",
             ],
             holistic("main_idea", 2.0, "asks for the main idea or argument"),
         )
@@ -284,7 +284,8 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "worth it", "is it worth", "a good idea", "a bad idea", "good for", "bad for",
                 "safer", "ethical", "ethically", "legit", "fair", "justified", "really help",
                 "ideal", "ideal choice", "appropriate", "overrated", "vale la pena", "es buena idea",
-                "lohnt es sich", "sinnvoll",
+                "lohnt es sich", "sinnvoll", "realistic", "realista", "realistas",
+                "realistisch",
             ],
             holistic("opinion", 2.0, "asks for an opinion or assessment"),
         )
@@ -315,6 +316,33 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
         .regex(
             r"\bwhat (?:was|were|is|are) [a-z0-9' -]{1,40} like\b|\bwhat did [a-z0-9' -]{1,40} (?:do|accomplish|achieve|contribute)\b|\b(?:what|which) (?:is|are|was) the (?:best|most effective|ideal) \b",
             holistic("opinion", 2.0, "asks for an opinion or assessment"),
+        )
+        // Holistic: a procedure to follow (the guide: "how to ..." and
+        // "how do I ..." procedures are holistic), a substitution to judge,
+        // whether something is safe or fine to do.
+        .literals(
+            &[
+                "how to", "what do i do to", "what do i need to do", "what do i have to do",
+                "what do you need to do", "what do you do to", "what is the process",
+                "what's the process", "whats the process", "the process of", "the process for",
+                "procedure for", "the procedure to", "steps to", "what are the steps",
+                "teach me", "instructions for", "instructions on", "como hago para",
+                "como puedo", "wie kann ich",
+            ],
+            holistic("procedure", 2.5, "asks for a procedure to follow"),
+        )
+        .literals(
+            &[
+                "substitute", "swap out",
+                "is it safe", "is it ok", "is it okay", "would it be ok", "would it be okay",
+                "be okay to", "good reviews", "suggestion", "too high", "too much", "recipe", "recipes",
+                "meaning of life", "life's meaning", "sentido de la vida",
+            ],
+            holistic("advice", 2.5, "asks for advice or a course of action"),
+        )
+        .regex(
+            r"\b(?:can|could|should|may) (?:i|we|you) use [a-z0-9' -]{1,40} (?:instead of|in place of)\b|\bwould it be (?:ok|okay|fine) to use\b|\b(?:what|which|where|how many|how much) (?:[a-z]+ ){0,4}should (?:i|we)\b",
+            holistic("advice", 2.5, "asks for advice or a course of action"),
         )
         // Holistic: what a work or event is about (a summary).
         .regex(
@@ -356,6 +384,21 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "cual de", "welcher der", "which of",
             ],
             fine("lookup", 1.5, "asks who, when, where or which"),
+        )
+        // Fine-grained: a word's spelling or translation, an account's
+        // balance (one value to look up, however the question is phrased).
+        .literals(
+            &[
+                "spell", "spelled", "spelling", "spelt", "balance on my", "balance of my", "balance in my", "balance for my",
+                "checking balance", "savings balance", "account balance", "rewards balance",
+                "card balance", "enough money in my", "enough in my", "como se dice",
+                "wie sagt man",
+            ],
+            fine("lexical", 3.5, "asks for one word, translation or balance"),
+        )
+        .regex(
+            r"\bhow (?:do|would|does|can|could) (?:you|i|we) say (?:[a-z']+ ){1,4}(?:in|if i were) [a-z]+|\bhow do [a-z]+s say\b|\bmy [a-z]+ (?:rewards |points )?balance\b",
+            fine("lexical", 3.5, "asks for one word, translation or balance"),
         )
         // Fine-grained: definitions and quotes.
         .literals(

@@ -97,9 +97,19 @@ fn agent_request(a: &heuristic::Analysis, fired: &[&str]) -> bool {
         && fired.iter().any(|&n| {
             matches!(
                 n,
-                "agent_action" | "shell_command" | "bug_report" | "requirement"
+                "agent_action" | "shell_command" | "bug_report" | "requirement" | "imperative"
             )
         })
+}
+
+/// Whether the heuristic decided RETRIEVAL on a request to read the
+/// project and answer without changing it ("Read @README.md then
+/// @PLAN.md", "what do these tools do, describe in detail", "why did we
+/// ...", "I need to verify that ..."). The model, trained on
+/// annotator-written questions about documentation, turned most such real
+/// messages into code requests or small talk.
+fn reads_project(a: &heuristic::Analysis, fired: &[&str]) -> bool {
+    a.classification.label == QueryType::Retrieval && fired.contains(&"read_project")
 }
 
 /// The smallest probability at which the learned model may send a
@@ -133,7 +143,9 @@ impl Cues for heuristic::Heuristic {
             // A reference resolved through the history (RC-03) stays with
             // the heuristic in the hybrid: the model reads the new message
             // only, not the earlier turn "that" points to.
-            kept_by_hybrid: a.rule == RouteRule::HistoryReference || agent_request(&a, extras),
+            kept_by_hybrid: a.rule == RouteRule::HistoryReference
+                || agent_request(&a, extras)
+                || reads_project(&a, extras),
             decision: a,
             text: None,
         }

@@ -302,6 +302,14 @@ fn shapes_of_real_agent_questions() {
         // Polish yes/no proposals and confirmations.
         ("Czy chcesz, żebym rozpoczął implementację od fazy 1?", Low),
         ("Czy w tej wersji plan jest akceptowalny?", Low),
+        // Portuguese yes/no proposals, also in capitals and after emoji or
+        // a bracketed marker.
+        ("🚀 Quer que eu rode os testes de integração agora?", Low),
+        ("[OK] POSSO SEGUIR PARA A FASE 2?", Low),
+        ("Você prefere que eu mantenha o nome antigo?", Low),
+        // A yes/no on whether a proposal fits.
+        ("Would a separate module for the parsers make sense?", Low),
+        ("Let me know if you'd like any changes to the outline.", Low),
         // Checking the console, or fetching a file's contents, is high.
         ("Do you see the \"saved\" message in the console?", High),
         ("Please share the contents of your config file.", High),

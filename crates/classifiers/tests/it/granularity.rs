@@ -57,6 +57,30 @@ fn the_guides_examples() {
 }
 
 #[test]
+fn assistant_queries_follow_the_guides_common_shapes() {
+    // A procedure to follow, a substitution or a safety question to judge.
+    for q in [
+        "what do i do to reset my online banking password",
+        "could you tell me how to dispute a charge",
+        "what is the procedure for reporting a stolen card",
+        "can i use greek yogurt instead of sour cream",
+        "is it safe to drink tap water in lisbon",
+        "which savings account should i open",
+    ] {
+        assert_label(q, Holistic);
+    }
+    // A spelling, a word in another language, an account's balance.
+    for q in [
+        "how do you spell necessary",
+        "how do i say thank you in japanese",
+        "what's the balance on my visa card",
+        "do i have enough money in my savings account for rent",
+    ] {
+        assert_label(q, FineGrained);
+    }
+}
+
+#[test]
 fn main_idea_questions_are_holistic_although_they_say_what_is_the() {
     assert_label("What is the main idea of the chapter?", Holistic);
     assert_label("What is the central argument of the essay?", Holistic);
@@ -190,7 +214,12 @@ fn adaptive_levels_pick_multi_vector_or_llm() {
         "Summarize the discussion and explain why it matters",
     );
     assert_eq!(holistic.method, ScoringMethod::Llm);
-    // Ambiguous decisions take the cheaper path even when leaning holistic.
+    // Ambiguous decisions take the cheaper path even when leaning holistic
+    // (the heuristic's: the learned model may be sure of this one).
+    let c = GranularityClassifier::builder()
+        .strategy(Strategy::Heuristic)
+        .build()
+        .unwrap();
     let q = "overall numbers please";
     let d = c.classify(q);
     assert!(d.ambiguous);

@@ -239,6 +239,39 @@ fn a_third_party_services_billing_and_a_project_plan_are_not_platform() {
     );
 }
 
+#[test]
+fn reading_the_project_is_retrieval_and_a_code_verb_opening_is_a_request() {
+    // Questions answered by reading the project, not by changing it: the
+    // hybrid keeps the heuristic's RETRIEVAL.
+    for m in [
+        "Read @ARCHITECTURE.md then @ROADMAP.md",
+        "@parser.rs @lexer.rs what do these modules do, describe in detail",
+        "why did we end up with two cache layers?",
+        "I need to verify that the export only reads from the configured folder",
+        "Can you show me where the theme colours are set?",
+        "sprawdź status kolejki",
+    ] {
+        let r = router().route(m, &[]);
+        assert_eq!(r.label(), Retrieval, "{m}: {:?}", r.classification.reasons);
+    }
+    // A short message that opens with a code verb asks for the change.
+    for m in [
+        "add both",
+        "Rename it to fetch_all",
+        "can we change every loader to be lazy",
+        "I don't like this folder layout.",
+        "now I get 12:01:33 -- Loading plugin: notify",
+    ] {
+        let r = router().route(m, &[]);
+        assert_eq!(
+            r.label(),
+            CodeGeneration,
+            "{m}: {:?}",
+            r.classification.reasons
+        );
+    }
+}
+
 // ---------------------------------------------------------------- RC-03
 
 #[test]

@@ -65,8 +65,10 @@ const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static st
     Cue::new(name, weight, explanation).tagged(tag)
 }
 
-/// Optional lead-in before the question proper ("ok, so", "also,", "¿").
-const LEAD: &str = r"^(?:[¿>*\-\s]*)(?:(?:ok|okay|so|also|and|or|great|alright|one more thing|quick question|otherwise|then|now|y|pues|entonces|vale|und|gut|auch|noch|(?:please |just )?let me know (?:if|whether))[,:]?\s+)*";
+/// Optional lead-in before the question proper: symbols, emoji and
+/// bracketed markers ("¿", "**", "🚀", "[OK]"), then words ("ok, so",
+/// "also,").
+const LEAD: &str = r"^(?:[^\p{L}\p{N}\[]|\[[a-z?!]{1,10}\])*(?:(?:ok|okay|so|also|and|or|great|alright|one more thing|quick question|otherwise|then|now|y|pues|entonces|vale|und|gut|auch|noch|ou|e|entao|(?:please |just )?let me know (?:if|whether))[,:]?\s+)*";
 
 pub(super) fn build_cues() -> Result<CueSet, Error> {
     use tag::*;
@@ -74,11 +76,11 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
     let set = CueSet::builder()
         // --- low: the agent proposes something concrete, a yes/no answers it.
         .regex(
-            &p(r"(?:should i|shall i|shall we|do you want me to|would you like me to|want me to|you'd like me to|you would like me to|would you like (?:us|the \w+) to|can i|may i|could i|is it (?:ok|okay|fine|alright|all right) (?:if i|to)|ok(?:ay)? (?:if i|to)|mind if i|are you (?:ok|okay|fine|happy) with|would it be (?:ok|okay|fine) (?:if|to)|do you mind if|should (?:the|this|these|it|they|that)|quieres que|deseas que|te parece (?:bien )?que|debo|puedo|prefieres que|soll ich|soll (?:das|der|die|es)|mochtest du,? dass ich|willst du,? dass ich|darf ich|kann ich|ist es (?:ok|okay|in ordnung),? wenn ich|czy mam|czy moge|czy (?:chcesz|wolisz),? (?:zebym|abym|bym))\b"),
+            &p(r"(?:should i|shall i|shall we|do you want me to|would you like me to|want me to|you'd like me to|you would like me to|would you like (?:us|the \w+) to|can i|may i|could i|is it (?:ok|okay|fine|alright|all right) (?:if i|to)|ok(?:ay)? (?:if i|to)|mind if i|are you (?:ok|okay|fine|happy) with|would it be (?:ok|okay|fine) (?:if|to)|do you mind if|should (?:the|this|these|it|they|that)|quieres que|deseas que|te parece (?:bien )?que|debo|puedo|prefieres que|soll ich|soll (?:das|der|die|es)|mochtest du,? dass ich|willst du,? dass ich|darf ich|kann ich|ist es (?:ok|okay|in ordnung),? wenn ich|czy mam|czy moge|czy (?:chcesz|wolisz),? (?:zebym|abym|bym)|(?:voce )?(?:quer|queres|deseja|gostaria|prefere) que eu|posso|devo)\b"),
             cue("agent_proposal", PROPOSAL, 2.2, "yes/no on a concrete proposal"),
         )
         .phrases(
-            "(do you approve|(are you )?ready to proceed|ready for the next|can you confirm|could you confirm|please confirm|just (to )?confirm|is (that|this|it) (right|correct|ok|okay|what you (want|meant|expect))|did you mean|do you mean|are you sure|does (that|this) (look|sound|work)|sound good|sounds good|good to go|ok?|okay?|alright?|(es|esta) (correcto|bien)|te parece bien|vale?|de acuerdo?|ist das (richtig|korrekt|ok|in ordnung)|passt (das|es)|einverstanden|works for you|work for you|fine with you|(ok|okay|fine|alright|good) (with|for) you)",
+            "(do you approve|(are you )?ready to proceed|ready for the next|can you confirm|could you confirm|please confirm|just (to )?confirm|is (that|this|it) (right|correct|ok|okay|what you (want|meant|expect))|did you mean|do you mean|are you sure|does (that|this) (look|sound|work)|sound good|sounds good|good to go|ok?|okay?|alright?|(es|esta) (correcto|bien)|te parece bien|vale?|de acuerdo?|ist das (richtig|korrekt|ok|in ordnung)|passt (das|es)|einverstanden|works for you|work for you|fine with you|(make|makes) sense|(align|aligns) with your (vision|plan|expectations|goals|intent)|what you had in mind|(ok|okay|fine|alright|good) (with|for) you)",
             cue("confirmation", CONFIRM, 1.6, "asks to confirm something concrete"),
         )
         .regex(
@@ -86,7 +88,7 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
             cue("confirmation_fine", CONFIRM, 1.6, "asks to confirm something concrete"),
         )
         .regex(
-            &p(r"(?:do you (?:want|prefer|need|like|mind|agree)|would you (?:prefer|like|rather)|you (?:want|'d like|would like|prefer|approve)|are you (?:ok|okay|fine|happy|good)|is (?:it|that) (?:ok|okay|fine|acceptable)|quieres|prefieres|te (?:parece|viene)|mochtest du|willst du|brauchst du|ist (?:es|das) (?:ok|okay)|czy (?:chcesz|wolisz|zatwierdzasz|akceptujesz|potrzebujesz))\b"),
+            &p(r"(?:do you (?:want|prefer|need|like|mind|agree)|would you (?:prefer|like|rather)|you(?:'d like| want| would like| prefer| approve)|are you (?:ok|okay|fine|happy|good)|is (?:it|that) (?:ok|okay|fine|acceptable)|quieres|prefieres|te (?:parece|viene)|mochtest du|willst du|brauchst du|ist (?:es|das) (?:ok|okay)|czy (?:chcesz|wolisz|zatwierdzasz|akceptujesz|potrzebujesz)|(?:voce )?(?:quer|prefere|deseja|gostaria)|era isso que)\b"),
             cue("yes_no_wish", YESNO, 2.2, "a yes/no question about the user's wishes"),
         )
         // --- low: options offered.

@@ -249,7 +249,7 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "napraw", "zrob", "dodaj", "usun", "zmien", "popraw", "uruchom", "zapisz",
                 "rozpocznij", "dokoncz", "przenies", "uaktualnij", "zaktualizuj", "stworz",
                 "stworzmy", "utworz", "zaimplementuj", "zacommituj", "przejdz", "uzupełnij",
-                "posprzataj",
+                "posprzataj", "skopiuj", "przepisz",
             ],
             cue("agent_action", CODE_VERB, 1.5, "asks the agent to act on the project"),
         )
@@ -310,7 +310,8 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "is duplicating", "issue when", "not seeing", "i do not see", "is showing up",
                 "out of sync", "no code was provided", "not inserted", "been inserted",
                 "nao funciona", "deu erro", "um erro", "esta quebrado",
-                "nie działa", "bład", "błedy",
+                "nie działa", "bład", "błedy", "now i get", "now i'm getting", "still get",
+                "does not exist", "doesn't exist",
                 // A pasted error or stack trace.
                 "traceback (most recent call last)", "\"severity\":", "panicked at",
                 "uncaught", "typeerror:", "referenceerror:", "syntaxerror:", "valueerror:",
@@ -332,6 +333,8 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "i want it", "i want them", "i want each", "i want every", "i only want",
                 "i still want", "we need more", "needs to be", "must be", "must not",
                 "deberia ser", "deberia tener", "tiene que", "quiero que",
+                "i don't like", "i do not like", "i want better", "i want more", "i want less",
+                "i'd like the", "i would like the", "make it so",
             ],
             cue("requirement", SPEC, 1.0, "states a requirement of the project"),
         )
@@ -366,6 +369,12 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "do not change", "tell me what", "tell me which", "tell me where",
                 "revisa el codigo", "analiza el", "sin cambiar", "sin hacer cambios",
                 "pesquise", "leia", "avalie", "analise o", "analise a", "verifique se",
+                "explain what", "explain how", "explain why", "please explain",
+                "can you explain", "describe in detail", "describe what", "what do these",
+                "what does this code", "is there a good reason", "why do we", "why did we",
+                "why are we", "show me the current", "show me where", "can you find",
+                "can you confirm that", "need to verify", "want to look at", "need some advice",
+                "improvement ideas", "am i looking in", "como faco para", "me explique", "sprawdz",
             ],
             cue("read_project", READ, 2.0, "asks to read the project and answer"),
         )
@@ -574,6 +583,42 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "^ por favor",
             ],
             cue("request_opening", REQUEST, 0.0, "opens a polite request"),
+        )
+        // A message that opens with an imperative code verb ("add scipy",
+        // "rename it", "can we change every model to ..."): a request to
+        // the agent, however short.
+        .literals(
+            &[
+                "^ add",
+                "^ remove",
+                "^ delete",
+                "^ rename",
+                "^ replace",
+                "^ fix",
+                "^ implement",
+                "^ create",
+                "^ refactor",
+                "^ move",
+                "^ change",
+                "^ convert",
+                "^ write",
+                "^ build",
+                "^ generate",
+                "^ can we add",
+                "^ can we change",
+                "^ can we remove",
+                "^ can we make",
+                "^ let's add",
+                "^ lets add",
+                "^ let's change",
+                "^ lets change",
+            ],
+            cue(
+                "imperative",
+                CODE_VERB,
+                1.0,
+                "opens with a request to change code",
+            ),
         )
         // A shell command typed as the message ("git push origin main",
         // "chmod +x run.sh", "pwd"): the agent is to run it.
