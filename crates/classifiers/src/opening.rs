@@ -2,14 +2,156 @@
 //! its first bytes, so a cue such as `^ list` matches only at the start and
 //! a separate cue set for openings never hides longer phrases of the main
 //! set (leftmost-longest matching would let `^ what` swallow `what date`).
-//! Decoration before the first word (emoji, markdown emphasis, quote and
-//! heading marks, bracketed markers such as `[OK]`) is skipped.
+//! The frame before the first word (emoji, markdown emphasis, quote and
+//! heading marks, bracketed markers such as `[OK]`, a list marker, a
+//! greeting) is skipped.
 
 /// Bytes of the text kept after `^ `: enough for the first few words.
 const OPENING_BYTES: usize = 40;
 
 /// Longest bracketed marker skipped at the start (`[EMOJI]`, `[WARN]`).
 const MARKER_BYTES: usize = 12;
+
+/// Greetings skipped before the first word of substance ("hi! how do
+/// I ...", "hola, ¿cómo ...").
+const GREETINGS: &[&str] = &[
+    "hi there",
+    "hey there",
+    "hello there",
+    "good morning",
+    "good afternoon",
+    "good evening",
+    "buenos dias",
+    "buenas tardes",
+    "buenas",
+    "guten morgen",
+    "guten tag",
+    "dzien dobry",
+    "hi",
+    "hello",
+    "hey",
+    "hola",
+    "hallo",
+    "ola",
+    "oi",
+    "czesc",
+];
+
+/// `norm` (normalized text) without its frame: [`undecorated`], then a list
+/// marker (`1.`, `2)`, `-`, `+`, `•`) or a greeting followed by
+/// punctuation or a space, repeatedly. What is left is never empty when
+/// `norm` held a word: a greeting alone stays.
+pub(crate) fn unframed(norm: &str) -> &str {
+    let mut rest = undecorated(norm);
+    loop {
+        let next = list_marker(rest)
+            .or_else(|| greeting(rest))
+            .map(undecorated);
+        match next {
+            Some(n) if !n.is_empty() && n.len() < rest.len() => rest = n,
+            _ => return rest,
+        }
+    }
+}
+
+/// What the learned model reads of a normalized text: [`unframed`] and
+/// [`without_sign_off`], so that a list marker, emoji or greeting before it
+/// or thanks after it change no tier's decision.
+pub(crate) fn model_form(norm: String) -> String {
+    let kept = without_sign_off(unframed(&norm));
+    if kept.len() == norm.len() {
+        norm
+    } else {
+        kept.to_owned()
+    }
+}
+
+/// Whether a normalized piece of text is only a greeting or thanks ("Hi!",
+/// "Thanks in advance."), with its punctuation and emoji.
+pub(crate) fn is_courtesy(norm: &str) -> bool {
+    let core = norm.trim_matches(|c: char| {
+        c.is_whitespace()
+            || matches!(c, '!' | '.' | ',' | ':' | ';' | '-' | '*' | '¡')
+            || (!c.is_ascii() && !c.is_alphanumeric())
+    });
+    !core.is_empty() && (GREETINGS.contains(&core) || SIGN_OFFS.contains(&core))
+}
+
+/// Sign-offs dropped from the end of a message ("... Thanks!").
+const SIGN_OFFS: &[&str] = &[
+    "thanks in advance",
+    "thank you very much",
+    "thank you so much",
+    "thanks a lot",
+    "thank you",
+    "thanks",
+    "thx",
+    "cheers",
+    "muchas gracias",
+    "gracias",
+    "vielen dank",
+    "danke",
+    "obrigado",
+    "obrigada",
+    "dziekuje",
+    "dzieki",
+];
+
+/// `norm` (normalized text) without a sign-off at its end ("how do I ...?
+/// thanks!") and the punctuation after it, when something other than
+/// punctuation comes before it: "thanks!" alone, or "great, thanks",
+/// keep what they have to say.
+pub(crate) fn without_sign_off(norm: &str) -> &str {
+    let body = norm.trim_end_matches(|c: char| {
+        c.is_whitespace()
+            || matches!(c, '!' | '.' | ',' | ':' | ')' | '*')
+            || (!c.is_ascii() && !c.is_alphanumeric())
+    });
+    for s in SIGN_OFFS {
+        let Some(before) = body.strip_suffix(s) else {
+            continue;
+        };
+        // A whole word ("no thanks" yes, "shanks" no).
+        if before
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric)
+        {
+            continue;
+        }
+        let kept = before.trim_end_matches(|c: char| {
+            c.is_whitespace()
+                || matches!(c, ',' | '.' | '!' | '-')
+                || (!c.is_ascii() && !c.is_alphanumeric())
+        });
+        if kept.chars().any(char::is_alphanumeric) {
+            return kept;
+        }
+        return norm;
+    }
+    norm
+}
+
+/// The text after a leading list marker and its space, if any.
+fn list_marker(s: &str) -> Option<&str> {
+    let digits = s.bytes().take(4).take_while(u8::is_ascii_digit).count();
+    let after = if (1..=3).contains(&digits) {
+        s[digits..].strip_prefix(['.', ')'])?
+    } else {
+        s.strip_prefix(['-', '+', '•'])?
+    };
+    after.strip_prefix([' ', '\t'])
+}
+
+/// The text after a leading greeting and its punctuation, if any.
+fn greeting(s: &str) -> Option<&str> {
+    GREETINGS.iter().find_map(|g| {
+        let after = s.strip_prefix(g)?;
+        let rest = after.trim_start_matches([' ', '!', ',', '.', ':', ';', '-']);
+        // A whole word only ("hint", "holanda", "hey," but not "heyday").
+        (rest.len() < after.len() || after.is_empty()).then_some(rest)
+    })
+}
 
 /// `norm` without the decoration before its first word: white space,
 /// emoji and other non-ASCII symbols (but `¿` and `¡`), `*`, `_`, `#`, `>`,
@@ -43,7 +185,7 @@ fn undecorated(norm: &str) -> &str {
 /// `^ ` followed by the first [`OPENING_BYTES`] bytes of `norm` after its
 /// decoration (cut on a character boundary).
 pub(crate) fn opening(norm: &str) -> String {
-    let norm = undecorated(norm);
+    let norm = unframed(norm);
     let mut end = norm.len().min(OPENING_BYTES);
     while end > 0 && !norm.is_char_boundary(end) {
         end -= 1;
@@ -77,5 +219,42 @@ mod tests {
         assert_eq!(opening("[a b] x"), "^ [a b] x");
         assert_eq!(opening("[unclosed"), "^ [unclosed");
         assert_eq!(opening("✅"), "^ ");
+    }
+
+    #[test]
+    fn courtesies_alone() {
+        assert!(is_courtesy("hi!"));
+        assert!(is_courtesy(" thanks in advance. 🙏"));
+        assert!(!is_courtesy("thanks for the logs"));
+        assert!(!is_courtesy("!"));
+    }
+
+    #[test]
+    fn drops_a_sign_off_after_something_else() {
+        assert_eq!(without_sign_off("push it. thanks!"), "push it");
+        assert_eq!(
+            without_sign_off("what license? thank you 🙏"),
+            "what license?"
+        );
+        assert_eq!(without_sign_off("thanks!"), "thanks!");
+        assert_eq!(without_sign_off("great, thanks"), "great");
+        assert_eq!(without_sign_off("check the shanks"), "check the shanks");
+        assert_eq!(without_sign_off("¡gracias!"), "¡gracias!");
+        assert_eq!(without_sign_off(""), "");
+        assert_eq!(without_sign_off("中文 thanks 中文"), "中文 thanks 中文");
+    }
+
+    #[test]
+    fn skips_list_markers_and_greetings() {
+        assert_eq!(unframed("1. **would you like"), "would you like");
+        assert_eq!(unframed("- [ok] 12) what"), "what");
+        assert_eq!(unframed("hi! how do i"), "how do i");
+        assert_eq!(unframed("hola, ¿como"), "¿como");
+        assert_eq!(unframed("hint: use"), "hint: use");
+        assert_eq!(unframed("hey"), "hey");
+        assert_eq!(unframed("2024. was a year"), "2024. was a year");
+        assert_eq!(unframed("-v flag"), "-v flag");
+        assert_eq!(unframed("./run.sh"), "./run.sh");
+        assert_eq!(unframed(""), "");
     }
 }

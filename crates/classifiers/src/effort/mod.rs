@@ -83,12 +83,13 @@ impl Cues for heuristic::Heuristic {
             gap,
             fixed: false,
             kept_by_hybrid,
-            text,
+            // The model's form of the question, as `model_text` gives it.
+            text: text.map(crate::opening::model_form),
         }
     }
 
     fn model_text<'a>(input: Self::Input<'a>) -> Cow<'a, str> {
-        Cow::Owned(normalize(input.0))
+        Cow::Owned(crate::opening::model_form(normalize(input.0)))
     }
 
     fn classification(decision: &mut Self::Decision) -> &mut Self::Decision {

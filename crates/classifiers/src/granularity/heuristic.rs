@@ -630,14 +630,16 @@ impl Heuristic {
         query: &str,
         trace: Option<&mut Vec<&'static str>>,
     ) -> GranularityDecision {
-        let norm = normalize(query);
-        let head = crate::opening::opening(&norm);
-        let hits = self.cues.hits(&norm);
+        let normalized = normalize(query);
+        // "1. What is ...": a list marker is no number of the query.
+        let norm = crate::opening::unframed(&normalized);
+        let head = crate::opening::opening(norm);
+        let hits = self.cues.hits(norm);
         let head_hits = self.starts.hits(&head);
         let found: Vec<(&Cue, &str)> = head_hits
             .iter()
             .map(|h| (h.cue, h.matched(&head)))
-            .chain(hits.iter().map(|h| (h.cue, h.matched(&norm))))
+            .chain(hits.iter().map(|h| (h.cue, h.matched(norm))))
             .collect();
         let (mut f, mut h, mut values) = (0.0f32, 0.0f32, 0.0f32);
         for (cue, _) in &found {

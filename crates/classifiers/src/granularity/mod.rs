@@ -74,7 +74,7 @@ impl Cues for heuristic::Heuristic {
     }
 
     fn model_text<'a>(query: Self::Input<'a>) -> Cow<'a, str> {
-        Cow::Owned(normalize(query))
+        Cow::Owned(crate::opening::model_form(normalize(query)))
     }
 
     fn classification(d: &mut GranularityDecision) -> &mut Classification<Granularity> {

@@ -4,6 +4,7 @@
 mod common;
 mod effort;
 mod escalation;
+mod frames;
 mod granularity;
 mod learned;
 mod route;

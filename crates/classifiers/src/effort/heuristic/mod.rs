@@ -84,6 +84,37 @@ fn ascii_lead_word(part: &str) -> Option<&str> {
     }
 }
 
+/// Whether a normalized text opens as a question does (an interrogative
+/// word or an auxiliary, after "and" or "also"), with or without its mark.
+fn opens_question(n: &str) -> bool {
+    let mut words = n
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty());
+    let mut first = words.next().unwrap_or("");
+    while matches!(first, "and" | "also" | "or" | "then" | "plus") {
+        first = words.next().unwrap_or("");
+    }
+    matches!(
+        first,
+        "what" | "what's" | "which" | "who" | "whom" | "whose" | "where" | "when" | "why"
+            | "how" | "should" | "shall" | "can" | "could" | "would" | "will" | "do" | "does"
+            | "did" | "is" | "are" | "was" | "were" | "have" | "has" | "may"
+            // Spanish, German, Portuguese and Polish (normalized: no accents).
+            | "que" | "cual" | "cuales" | "como" | "donde" | "cuando" | "quien" | "quieres"
+            | "debo" | "puedo" | "prefieres" | "soll" | "sollen" | "kann" | "konnen"
+            | "mochtest" | "willst" | "wie" | "welche" | "welcher" | "welches" | "wo" | "wann"
+            | "warum" | "quer" | "posso" | "devo" | "qual" | "quais" | "czy" | "jak" | "jaki"
+            | "jaka" | "ktory" | "ktora"
+    )
+}
+
+/// Whether the part asks whether something exists ("is there ...", "are
+/// there ...", after decoration such as `**` or emoji).
+fn asks_what_exists(part: &str) -> bool {
+    let rest = part.trim_start_matches(|c: char| !c.is_alphanumeric());
+    rest.starts_with("is there ") || rest.starts_with("are there ")
+}
+
 /// Skips the lead-in words of [`is_lead_in`] (an exhausted iterator gives
 /// `Some("")`, as the segmenting path always did).
 fn skip_lead_ins<'a>(
@@ -235,7 +266,24 @@ impl Heuristic {
         // again at "and what/which/should ...". No question sentence: the
         // whole text. The other sentences (the preamble) lend their
         // evidence to every part.
-        let segments = extract_questions(question);
+        let mut segments = extract_questions(question);
+        if segments.is_empty() {
+            // No sentence reads as a question by its mark: those that open
+            // as one are the questions ("I found eleven. Shall I remove
+            // them"), else the whole text (a bold line) is, split into
+            // parts all the same.
+            segments = tact_core::split_sentences(question)
+                .into_iter()
+                .filter(|s| !s.is_code && opens_question(&normalize(s.text(question))))
+                .collect();
+            if segments.is_empty() && !question.trim().is_empty() {
+                segments.push(tact_core::Segment {
+                    start: 0,
+                    end: question.len(),
+                    is_code: false,
+                });
+            }
+        }
         // Most questions have one or two parts: kept inline.
         let mut parts: SmallVec<[String; 2]> = SmallVec::new();
         // `normalize(question)`: the only part, or the split segment.
@@ -243,7 +291,8 @@ impl Heuristic {
         let mut whole: Option<String> = None;
         let mut preamble = String::new();
         let mut add_preamble = |piece: &str| {
-            if !piece.trim().is_empty() {
+            // "Hi!" or "Thanks!" around the question lend it nothing.
+            if !piece.trim().is_empty() && !crate::opening::is_courtesy(&normalize(piece)) {
                 preamble.push_str(piece);
                 preamble.push(' ');
             }
@@ -292,7 +341,14 @@ impl Heuristic {
                 }
             }
             if let Some(rest) = question.get(last_end..) {
-                add_preamble(rest);
+                // "Should I add the index? And what should the column be
+                // called": a last question without its mark is a part.
+                let n = normalize(rest);
+                if opens_question(&n) {
+                    parts.push(n);
+                } else {
+                    add_preamble(rest);
+                }
             }
         }
         let preamble = normalize(&preamble);
@@ -321,6 +377,9 @@ impl Heuristic {
         // Reasons are written for the deciding part only.
         let mut best: Option<(&str, PartDecision<'_>)> = None;
         for part in &parts {
+            // "1. Would you like ...?", "> **Should I ...?**": the list
+            // marker or decoration before a question is not part of it.
+            let part = crate::opening::unframed(part);
             let d = self.classify_part(part, norm_ctx.as_ref(), &extra, trace.as_deref_mut());
             let better = match &best {
                 None => true,
@@ -412,7 +471,20 @@ impl Heuristic {
             ..Scores::default()
         };
         // Low evidence.
-        s.low += sum(tag::PROPOSAL) + sum(tag::CONFIRM) + sum(tag::OPTIONS) + sum(tag::YESNO);
+        // "Is there a specific function or system ...?", "Are there any
+        // constraints or requirements ...?": the `or` joins two nouns of
+        // an open question about what exists, it offers nothing to pick.
+        let options = if asks_what_exists(part) {
+            sum(tag::OPTIONS)
+                - hits
+                    .iter()
+                    .filter(|h| h.cue.name == "explicit_options")
+                    .map(|h| h.cue.weight)
+                    .sum::<f32>()
+        } else {
+            sum(tag::OPTIONS)
+        };
+        s.low += sum(tag::PROPOSAL) + sum(tag::CONFIRM) + options + sum(tag::YESNO);
 
         s.low += extra.options;
         if bare {

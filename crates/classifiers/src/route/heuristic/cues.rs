@@ -212,7 +212,7 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "can you code", "code a", "code me", "program a", "extend", "extiende", "amplia",
                 "termina", "finish", "sort", "modify", "modifica", "adapt", "adapta", "adjust",
                 "ajusta", "tweak", "port", "migrate", "migra", "draft", "scaffold", "develop",
-                "desarrolla", "programa", "me haces", "me puedes hacer", "me creas", "fill in",
+                "desarrolla", "programa", "me haces", "me puedes hacer", "me creas", "crearme", "fill in",
                 "rellena", "change", "put",
                 "show me the", "help me write", "ayudame a escribir",
             ],
@@ -310,7 +310,7 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "is duplicating", "issue when", "not seeing", "i do not see", "is showing up",
                 "out of sync", "no code was provided", "not inserted", "been inserted",
                 "nao funciona", "deu erro", "um erro", "esta quebrado",
-                "nie działa", "bład", "błedy", "now i get", "now i'm getting", "still get",
+                "nie działa", "bład", "błedy", "now i get", "now i'm getting", "still get", "segue erro", "segue o erro",
                 "does not exist", "doesn't exist",
                 // A pasted error or stack trace.
                 "traceback (most recent call last)", "\"severity\":", "panicked at",
@@ -334,7 +334,8 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "i still want", "we need more", "needs to be", "must be", "must not",
                 "deberia ser", "deberia tener", "tiene que", "quiero que",
                 "i don't like", "i do not like", "i want better", "i want more", "i want less",
-                "i'd like the", "i would like the", "make it so",
+                "i'd like the", "i would like the", "make it so", "i want to add",
+                "can we also", "could we also",
             ],
             cue("requirement", SPEC, 1.0, "states a requirement of the project"),
         )
@@ -374,7 +375,7 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "what does this code", "is there a good reason", "why do we", "why did we",
                 "why are we", "show me the current", "show me where", "can you find",
                 "can you confirm that", "need to verify", "want to look at", "need some advice",
-                "improvement ideas", "am i looking in", "como faco para", "me explique", "sprawdz",
+                "improvement ideas", "am i looking in", "como faco para", "me explique", "sprawdz", "pesquisar",
             ],
             cue("read_project", READ, 2.0, "asks to read the project and answer"),
         )

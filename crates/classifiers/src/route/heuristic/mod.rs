@@ -53,6 +53,8 @@ const IDENT_WEIGHT: f32 = 1.0;
 const QUESTION_WEIGHT: f32 = 1.0;
 /// Factor of social cues in a message that also asks for something.
 const LONG_SOCIAL_FACTOR: f32 = 0.35;
+/// Words above which a message's greetings and thanks count little.
+const LONG_MESSAGE_WORDS: usize = 12;
 /// Factor of platform evidence that is a look-alike.
 const LOOKALIKE_FACTOR: f32 = 0.2;
 
@@ -129,6 +131,10 @@ impl Heuristic {
         history: &[IntentEntry],
         trace: Option<&mut Vec<&'static str>>,
     ) -> Analysis {
+        // A greeting or list marker before the message, or thanks after
+        // it, are no part of what it asks ("Hi! Should the staging URL
+        // ...?", "push it, thanks!"); a greeting or thanks alone stays.
+        let text = crate::opening::without_sign_off(crate::opening::unframed(text));
         let head = crate::opening::opening(text);
         let head_hits = self.starts.hits(&head);
         let hits = self.cues.hits(text);
@@ -147,7 +153,7 @@ impl Heuristic {
         let has = |t: u16| counts[usize::from(t) & 31] > 0;
         let sum = |t: u16| sums[usize::from(t) & 31];
 
-        let shape = Shape::of(raw);
+        let shape = Shape::of(crate::opening::unframed(raw));
         // Normalized text separates words by single spaces.
         let words = if text.is_empty() {
             0
@@ -241,7 +247,14 @@ impl Heuristic {
 
         // CONVERSATIONAL evidence.
         // Thanks or "ok" before a real request do not make it small talk.
-        let other_intent = code_request || mine || question || (verb && words > 3);
+        // So do a snippet or a long message ("Hi! import {...}", "Hi! You
+        // are auditing the repository ..."): a greeting is no request.
+        let other_intent = code_request
+            || mine
+            || question
+            || (verb && words > 3)
+            || snippet
+            || words > LONG_MESSAGE_WORDS;
         let social = sum(tag::SOCIAL).min(4.0)
             * if other_intent {
                 LONG_SOCIAL_FACTOR
