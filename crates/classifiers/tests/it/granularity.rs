@@ -78,6 +78,20 @@ fn assistant_queries_follow_the_guides_common_shapes() {
     ] {
         assert_label(q, FineGrained);
     }
+    // The hybrid keeps a procedure from the model, which reads these two
+    // as fine-grained.
+    for q in [
+        "what do i do to change the date of my card payment",
+        "what is the procedure to raise the limit on my card",
+    ] {
+        let d = classifier().classify(q);
+        assert_eq!(d.label(), Holistic, "{q}");
+        assert_eq!(
+            d.classification.tier,
+            Some(tact_types::Tier::Heuristic),
+            "{q}"
+        );
+    }
 }
 
 #[test]
