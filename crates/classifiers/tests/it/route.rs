@@ -261,6 +261,9 @@ fn reading_the_project_is_retrieval_and_a_code_verb_opening_is_a_request() {
         "can we change every loader to be lazy",
         "I don't like this folder layout.",
         "now I get 12:01:33 -- Loading plugin: notify",
+        "do it",
+        "Run all unit tests for the parser now",
+        "Read @NOTES.md and then start implementing @TODO.md",
     ] {
         let r = router().route(m, &[]);
         assert_eq!(
