@@ -491,7 +491,10 @@ impl Heuristic {
             s.low += 2.0;
         }
         // Medium evidence.
-        s.medium += sum(tag::ELICIT) + sum(tag::OPEN) + sum(tag::MODAL) + sum(tag::DESCRIBE);
+        // In a yes/no on the user's wishes ("Would you like a patch to
+        // ...?") the modal is the yes/no's own words, no second preference.
+        let modal_weight = if has(tag::YESNO) { 0.0 } else { sum(tag::MODAL) };
+        s.medium += sum(tag::ELICIT) + sum(tag::OPEN) + modal_weight + sum(tag::DESCRIBE);
         // High evidence. The agent's own proposed work costs the user little,
         // and "what should X be" asks for a wish, not for data.
         let agent_work = if proposal { 0.25 } else { 1.0 };
