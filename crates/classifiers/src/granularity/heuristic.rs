@@ -285,6 +285,8 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "safer", "ethical", "ethically", "legit", "fair", "justified", "really help",
                 "ideal", "ideal choice", "appropriate", "overrated", "vale la pena", "es buena idea",
                 "lohnt es sich", "sinnvoll", "realistic", "realista", "realistas",
+                "do you think", "what do you think", "in your opinion", "en tu opinion",
+                "was denkst du", "was halten sie",
                 "realistisch",
             ],
             holistic("opinion", 2.0, "asks for an opinion or assessment"),
@@ -293,7 +295,8 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
         .literals(
             &[
                 "what are some", "places to see", "places to visit",
-                "things to do", "what to do in", "what else", "ways to", "ideas for",
+                "things to do", "what to do in", "what to do at", "what to do with",
+                "what to do and see", "where to go", "what else", "ways to", "ideas for",
                 "examples of", "cuales son algunos", "que hacer en", "formas de",
                 "was kann man", "beispiele fur",
             ],
@@ -586,6 +589,18 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "^ wenn",
             ],
             holistic("scenario", 1.5, "sets up a case to reason about"),
+        )
+        // A question of policy or advice in yes/no form ("Should X be
+        // banned?", "Should I do an ultrasound or a CT scan?").
+        .literals(
+            &[
+                "^ should",
+                "^ ¿deberia",
+                "^ deberia",
+                "^ sollte",
+                "^ soll man",
+            ],
+            holistic("policy", 1.5, "asks what should be done"),
         )
         .literals(
             &[

@@ -310,8 +310,14 @@ fn shapes_of_real_agent_questions() {
         // A yes/no on whether a proposal fits.
         ("Would a separate module for the parsers make sense?", Low),
         ("Let me know if you'd like any changes to the outline.", Low),
-        ("Would you like a short note to clarify the retry policy?", Low),
-        ("If you'd like me to split the commit, just let me know.", Low),
+        (
+            "Would you like a short note to clarify the retry policy?",
+            Low,
+        ),
+        (
+            "If you'd like me to split the commit, just let me know.",
+            Low,
+        ),
         // Checking the console, or fetching a file's contents, is high.
         ("Do you see the \"saved\" message in the console?", High),
         ("Please share the contents of your config file.", High),

@@ -66,6 +66,9 @@ fn assistant_queries_follow_the_guides_common_shapes() {
         "can i use greek yogurt instead of sour cream",
         "is it safe to drink tap water in lisbon",
         "which savings account should i open",
+        "Should schools ban phones in class?",
+        "do you think remote work raises productivity",
+        "what to do with kids in lisbon this weekend",
     ] {
         assert_label(q, Holistic);
     }

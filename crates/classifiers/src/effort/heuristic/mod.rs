@@ -493,7 +493,11 @@ impl Heuristic {
         // Medium evidence.
         // In a yes/no on the user's wishes ("Would you like a patch to
         // ...?") the modal is the yes/no's own words, no second preference.
-        let modal_weight = if has(tag::YESNO) { 0.0 } else { sum(tag::MODAL) };
+        let modal_weight = if has(tag::YESNO) {
+            0.0
+        } else {
+            sum(tag::MODAL)
+        };
         s.medium += sum(tag::ELICIT) + sum(tag::OPEN) + modal_weight + sum(tag::DESCRIBE);
         // High evidence. The agent's own proposed work costs the user little,
         // and "what should X be" asks for a wish, not for data.
