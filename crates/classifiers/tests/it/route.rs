@@ -262,6 +262,7 @@ fn reading_the_project_is_retrieval_and_a_code_verb_opening_is_a_request() {
         "I don't like this folder layout.",
         "now I get 12:01:33 -- Loading plugin: notify",
         "do it",
+        "@docs/ remove this folder, we already keep one in @assets/",
         "Run all unit tests for the parser now",
         "Read @NOTES.md and then start implementing @TODO.md",
     ] {

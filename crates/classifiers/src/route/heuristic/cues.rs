@@ -336,6 +336,7 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "deberia ser", "deberia tener", "tiene que", "quiero que",
                 "i don't like", "i do not like", "i want better", "i want more", "i want less",
                 "i'd like the", "i would like the", "make it so", "i want to add",
+                "we need to", "need it to", "it needs to", "they need to",
                 "can we also", "could we also",
             ],
             cue("requirement", SPEC, 1.0, "states a requirement of the project"),

@@ -66,6 +66,26 @@ const CALIBRATION: Calibration = Calibration {
     neutral: 0.25,
 };
 
+/// `text` with every `@mention` (`@README.md`, `@src/app/`) cut to its
+/// `@`, in one pass.
+fn collapse_mentions(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_mention = false;
+    for c in text.chars() {
+        if in_mention {
+            if !c.is_whitespace() {
+                continue;
+            }
+            in_mention = false;
+        }
+        out.push(c);
+        if c == '@' {
+            in_mention = true;
+        }
+    }
+    out
+}
+
 /// What the heuristic decided, before the router adds slots and models.
 #[derive(Debug, Clone)]
 pub(crate) struct Analysis {
@@ -135,6 +155,15 @@ impl Heuristic {
         // it, are no part of what it asks ("Hi! Should the staging URL
         // ...?", "push it, thanks!"); a greeting or thanks alone stays.
         let text = crate::opening::without_sign_off(crate::opening::unframed(text));
+        // A file mention is the project's, not a word of the request:
+        // "@docs/" is no question about documentation.
+        let collapsed;
+        let text = if text.contains('@') {
+            collapsed = collapse_mentions(text);
+            collapsed.as_str()
+        } else {
+            text
+        };
         let head = crate::opening::opening(text);
         let head_hits = self.starts.hits(&head);
         let hits = self.cues.hits(text);
