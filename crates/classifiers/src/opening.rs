@@ -107,6 +107,30 @@ pub(crate) fn without_sign_off(norm: &str) -> &str {
             || matches!(c, '!' | '.' | ',' | ':' | ')' | '*')
             || (!c.is_ascii() && !c.is_alphanumeric())
     });
+    // The last word first: most texts end in none of the sign-offs' words.
+    let start = body
+        .bytes()
+        .rposition(|b| !b.is_ascii_alphabetic())
+        .map_or(0, |i| i + 1);
+    if !matches!(
+        &body[start..],
+        "thanks"
+            | "thx"
+            | "cheers"
+            | "gracias"
+            | "danke"
+            | "dank"
+            | "obrigado"
+            | "obrigada"
+            | "dziekuje"
+            | "dzieki"
+            | "you"
+            | "advance"
+            | "much"
+            | "lot"
+    ) {
+        return norm;
+    }
     for s in SIGN_OFFS {
         let Some(before) = body.strip_suffix(s) else {
             continue;
@@ -143,14 +167,45 @@ fn list_marker(s: &str) -> Option<&str> {
     after.strip_prefix([' ', '\t'])
 }
 
-/// The text after a leading greeting and its punctuation, if any.
+/// The text after a leading greeting and its punctuation, if any: the
+/// first word is matched whole, with no scan of the greeting list.
 fn greeting(s: &str) -> Option<&str> {
-    GREETINGS.iter().find_map(|g| {
-        let after = s.strip_prefix(g)?;
-        let rest = after.trim_start_matches([' ', '!', ',', '.', ':', ';', '-']);
-        // A whole word only ("hint", "holanda", "hey," but not "heyday").
-        (rest.len() < after.len() || after.is_empty()).then_some(rest)
-    })
+    let end = s
+        .bytes()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(s.len());
+    let (word, mut after) = s.split_at(end);
+    let second = |after: &'_ str, words: &[&str]| -> Option<usize> {
+        let rest = after.strip_prefix(' ')?;
+        words
+            .iter()
+            .find(|w| rest.starts_with(**w))
+            .map(|w| w.len() + 1)
+    };
+    match word {
+        "hi" | "hey" | "hello" => {
+            if let Some(n) = second(after, &["there"]) {
+                after = &after[n..];
+            }
+        }
+        "hola" | "hallo" | "ola" | "oi" | "czesc" | "buenas" => {}
+        "good" => after = &after[second(after, &["morning", "afternoon", "evening"])?..],
+        "buenos" => after = &after[second(after, &["dias"])?..],
+        "guten" => after = &after[second(after, &["morgen", "tag"])?..],
+        "dzien" => after = &after[second(after, &["dobry"])?..],
+        _ => return None,
+    }
+    // A whole word only ("hint", "holanda", "hey," but not "heyday",
+    // "good morningside").
+    if after
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphanumeric())
+    {
+        return None;
+    }
+    let rest = after.trim_start_matches([' ', '!', ',', '.', ':', ';', '-']);
+    (rest.len() < after.len() || after.is_empty()).then_some(rest)
 }
 
 /// `norm` without the decoration before its first word: white space,
@@ -182,10 +237,10 @@ fn undecorated(norm: &str) -> &str {
     }
 }
 
-/// `^ ` followed by the first [`OPENING_BYTES`] bytes of `norm` after its
-/// decoration (cut on a character boundary).
+/// `^ ` followed by the first [`OPENING_BYTES`] bytes of `norm` (cut on a
+/// character boundary). Callers pass the text [`unframed`], as they
+/// classify it.
 pub(crate) fn opening(norm: &str) -> String {
-    let norm = unframed(norm);
     let mut end = norm.len().min(OPENING_BYTES);
     while end > 0 && !norm.is_char_boundary(end) {
         end -= 1;
@@ -212,13 +267,16 @@ mod tests {
 
     #[test]
     fn skips_decoration_before_the_first_word() {
-        assert_eq!(opening("🚀 **fix** it"), "^ fix** it");
-        assert_eq!(opening("[emoji] [ok] quer que eu"), "^ quer que eu");
-        assert_eq!(opening("> ## ¿que es"), "^ ¿que es");
-        assert_eq!(opening("./run.sh"), "^ ./run.sh");
-        assert_eq!(opening("[a b] x"), "^ [a b] x");
-        assert_eq!(opening("[unclosed"), "^ [unclosed");
-        assert_eq!(opening("✅"), "^ ");
+        assert_eq!(opening(unframed("🚀 **fix** it")), "^ fix** it");
+        assert_eq!(
+            opening(unframed("[emoji] [ok] quer que eu")),
+            "^ quer que eu"
+        );
+        assert_eq!(opening(unframed("> ## ¿que es")), "^ ¿que es");
+        assert_eq!(opening(unframed("./run.sh")), "^ ./run.sh");
+        assert_eq!(opening(unframed("[a b] x")), "^ [a b] x");
+        assert_eq!(opening(unframed("[unclosed")), "^ [unclosed");
+        assert_eq!(opening(unframed("✅")), "^ ");
     }
 
     #[test]

@@ -35,6 +35,9 @@ mod tag {
     pub const HOLISTIC: u16 = 2;
     /// A noun naming a value (rate, port, date ...): fine-grained, capped.
     pub const VALUE: u16 = 3;
+    /// Half of a substitution ("can I use ..." at the start, "instead of"):
+    /// no weight alone; both together are holistic advice.
+    pub const SUBSTITUTION: u16 = 4;
 }
 
 /// Total evidence below which a decision is ambiguous and its confidence
@@ -48,6 +51,8 @@ pub const MIN_GAP: f32 = 1.0;
 const SLOPE: f32 = 0.9;
 /// Most evidence value nouns may add together.
 const VALUE_CAP: f32 = 1.6;
+/// Evidence of a substitution to judge ("can I use X instead of Y").
+const SUBSTITUTION_WEIGHT: f32 = 2.5;
 /// Evidence of a digit in the query (a number, year, table index).
 const DIGIT_WEIGHT: f32 = 0.4;
 
@@ -335,16 +340,17 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
             holistic("procedure", 2.5, "asks for a procedure to follow"),
         )
         .literals(
+            &["instead of", "in place of"],
+            Cue::new("instead", 0.0, "names what to replace").tagged(tag::SUBSTITUTION),
+        )
+        .literals(
             &[
-                "substitute", "swap out",
+                "substitute", "swap out", "ok to use", "okay to use", "fine to use",
+                "where should i", "where should we", "use it instead of",
                 "is it safe", "is it ok", "is it okay", "would it be ok", "would it be okay",
                 "be okay to", "good reviews", "suggestion", "too high", "too much", "recipe", "recipes",
                 "meaning of life", "life's meaning", "sentido de la vida",
             ],
-            holistic("advice", 2.5, "asks for advice or a course of action"),
-        )
-        .regex(
-            r"\b(?:can|could|should|may) (?:i|we|you) use [a-z0-9' -]{1,40} (?:instead of|in place of)\b|\bwould it be (?:ok|okay|fine) to use\b|\b(?:what|which|where|how many|how much) (?:[a-z]+ ){0,4}should (?:i|we)\b",
             holistic("advice", 2.5, "asks for advice or a course of action"),
         )
         // Holistic: what a work or event is about (a summary).
@@ -392,15 +398,14 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
         // balance (one value to look up, however the question is phrased).
         .literals(
             &[
-                "spell", "spelled", "spelling", "spelt", "balance on my", "balance of my", "balance in my", "balance for my",
+                "spell", "spelled", "spelling", "spelt", "how do you say", "how would you say",
+                "how would i say", "how do germans say", "how do the french say", "my balance",
+                "points balance", "bank balance", "current balance", "credit balance",
+                "balance on my", "balance of my", "balance in my", "balance for my",
                 "checking balance", "savings balance", "account balance", "rewards balance",
                 "card balance", "enough money in my", "enough in my", "como se dice",
                 "wie sagt man",
             ],
-            fine("lexical", 3.5, "asks for one word, translation or balance"),
-        )
-        .regex(
-            r"\bhow (?:do|would|does|can|could) (?:you|i|we) say (?:[a-z']+ ){1,4}(?:in|if i were) [a-z]+|\bhow do [a-z]+s say\b|\bmy [a-z]+ (?:rewards |points )?balance\b",
             fine("lexical", 3.5, "asks for one word, translation or balance"),
         )
         // Fine-grained: definitions and quotes.
@@ -604,6 +609,17 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
         )
         .literals(
             &[
+                "^ can i use",
+                "^ could i use",
+                "^ can we use",
+                "^ should i use",
+                "^ can you use",
+                "^ is it possible to use",
+            ],
+            Cue::new("use_opening", 0.0, "asks about using something").tagged(tag::SUBSTITUTION),
+        )
+        .literals(
+            &[
                 "^ does",
                 "^ did",
                 "^ is there",
@@ -657,13 +673,20 @@ impl Heuristic {
             .chain(hits.iter().map(|h| (h.cue, h.matched(norm))))
             .collect();
         let (mut f, mut h, mut values) = (0.0f32, 0.0f32, 0.0f32);
+        let mut substitution_parts = 0u8;
         for (cue, _) in &found {
             match cue.tag {
                 tag::FINE => f += cue.weight,
                 tag::HOLISTIC => h += cue.weight,
                 tag::VALUE => values += cue.weight,
+                tag::SUBSTITUTION => substitution_parts |= u8::from(cue.name == "instead") + 1,
                 _ => {}
             }
+        }
+        // "Can I use greek yogurt instead of sour cream?": advice.
+        let substitution = substitution_parts == 3;
+        if substitution {
+            h += SUBSTITUTION_WEIGHT;
         }
         let values = values.min(VALUE_CAP);
         f += values;
@@ -683,7 +706,20 @@ impl Heuristic {
             Granularity::FineGrained
         };
         let (confidence, ambiguous) = CALIBRATION.confidence(f.max(h), f.min(h), f + h);
-        let reasons = reasons(&found, label, digits, values);
+        let mut reasons = reasons(&found, label, digits, values);
+        if substitution {
+            let sign = if label == Granularity::Holistic {
+                1.0
+            } else {
+                -1.0
+            };
+            reasons.push(Reason::new(
+                "substitution",
+                "asks whether one thing can replace another",
+                sign * SUBSTITUTION_WEIGHT,
+            ));
+            reasons.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+        }
         GranularityDecision::new(
             Classification::new(label, confidence).with_reasons(reasons),
             ambiguous,
@@ -720,6 +756,8 @@ fn reasons(found: &[(&Cue, &str)], label: Granularity, digits: bool, values: f32
                 }
                 continue;
             }
+            // Its reason is the pair's (`substitution`).
+            tag::SUBSTITUTION => continue,
             _ => Granularity::FineGrained,
         };
         let sign = if side == label { 1.0 } else { -1.0 };

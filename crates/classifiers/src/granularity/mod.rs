@@ -78,6 +78,8 @@ impl Cues for heuristic::Heuristic {
             decision,
             fixed: false,
             kept_by_hybrid: kept,
+            // The model's form of the query is computed only when the
+            // hybrid defers (`model_text`).
             text: None,
         }
     }

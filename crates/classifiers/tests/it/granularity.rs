@@ -65,7 +65,7 @@ fn assistant_queries_follow_the_guides_common_shapes() {
         "what is the procedure for reporting a stolen card",
         "can i use greek yogurt instead of sour cream",
         "is it safe to drink tap water in lisbon",
-        "which savings account should i open",
+        "where should i travel for a quiet beach holiday",
         "Should schools ban phones in class?",
         "do you think remote work raises productivity",
         "what to do with kids in lisbon this weekend",
@@ -75,7 +75,7 @@ fn assistant_queries_follow_the_guides_common_shapes() {
     // A spelling, a word in another language, an account's balance.
     for q in [
         "how do you spell necessary",
-        "how do i say thank you in japanese",
+        "how do you say thank you in japanese",
         "what's the balance on my visa card",
         "do i have enough money in my savings account for rent",
     ] {

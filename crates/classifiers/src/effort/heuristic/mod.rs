@@ -84,6 +84,10 @@ fn ascii_lead_word(part: &str) -> Option<&str> {
     }
 }
 
+/// Longest piece of text around a question that may be a greeting or
+/// thanks alone ("Thanks in advance for your help!" is 32 bytes).
+const COURTESY_BYTES: usize = 48;
+
 /// Whether a normalized text opens as a question does (an interrogative
 /// word or an auxiliary, after "and" or "also"), with or without its mark.
 fn opens_question(n: &str) -> bool {
@@ -292,7 +296,10 @@ impl Heuristic {
         let mut preamble = String::new();
         let mut add_preamble = |piece: &str| {
             // "Hi!" or "Thanks!" around the question lend it nothing.
-            if !piece.trim().is_empty() && !crate::opening::is_courtesy(&normalize(piece)) {
+            // (A courtesy is short: a longer piece is not normalized twice.)
+            let courtesy =
+                piece.len() <= COURTESY_BYTES && crate::opening::is_courtesy(&normalize(piece));
+            if !piece.trim().is_empty() && !courtesy {
                 preamble.push_str(piece);
                 preamble.push(' ');
             }
