@@ -254,6 +254,20 @@ pub(crate) fn opening(norm: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn the_frame_is_cut_from_the_ends_of_any_text(t in "(?s).{0,60}") {
+            let n = tact_core::normalize(&t);
+            let u = unframed(&n);
+            prop_assert!(n.ends_with(u));
+            let w = without_sign_off(u);
+            prop_assert!(u.starts_with(w));
+            prop_assert_eq!(unframed(u), u);
+            let _ = (is_courtesy(&n), model_form(n.clone()), opening(u));
+        }
+    }
 
     #[test]
     fn cuts_on_characters() {

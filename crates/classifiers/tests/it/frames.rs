@@ -101,3 +101,28 @@ fn routing_decisions_ignore_the_frame() {
         assert!(failures.is_empty(), "{strategy:?}: {failures:#?}");
     }
 }
+
+#[test]
+fn huge_frames_classify() {
+    // Each would take hours if cutting the frame were quadratic.
+    let huge = [
+        "[".repeat(300_000),
+        "[ok] ".repeat(60_000),
+        "hi ".repeat(100_000),
+        "1. ".repeat(100_000),
+        "- ".repeat(150_000),
+        "🤔".repeat(75_000),
+        format!("fix it{}", " thanks".repeat(45_000)),
+        "@".repeat(300_000),
+        "@a ".repeat(100_000),
+    ];
+    let effort = EffortClassifier::builder().build().unwrap();
+    let granularity = GranularityClassifier::builder().build().unwrap();
+    let router = Router::builder().build().unwrap();
+    for text in &huge {
+        assert!(text.len() >= 250_000);
+        assert!((0.0..=1.0).contains(&effort.classify(text, None).confidence));
+        assert!((0.0..=1.0).contains(&granularity.classify(text).confidence()));
+        assert!((0.0..=1.0).contains(&router.route(text, &[]).confidence()));
+    }
+}
