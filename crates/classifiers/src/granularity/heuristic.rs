@@ -335,7 +335,8 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "what's the process", "whats the process", "the process of", "the process for",
                 "procedure for", "the procedure to", "steps to", "what are the steps",
                 "teach me", "instructions for", "instructions on", "como hago para",
-                "como puedo", "wie kann ich",
+                "como puedo", "wie kann ich", "que hago para", "que tengo que hacer para",
+                "was muss ich tun",
             ],
             holistic("procedure", 2.5, "asks for a procedure to follow"),
         )
@@ -404,7 +405,8 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "balance on my", "balance of my", "balance in my", "balance for my",
                 "checking balance", "savings balance", "account balance", "rewards balance",
                 "card balance", "enough money in my", "enough in my", "como se dice",
-                "wie sagt man",
+                "wie sagt man", "como se escribe", "wie schreibt man", "saldo de mi",
+                "mi saldo", "kontostand",
             ],
             fine("lexical", 3.5, "asks for one word, translation or balance"),
         )

@@ -309,6 +309,14 @@ fn shapes_of_real_agent_questions() {
         ("Você prefere que eu mantenha o nome antigo?", Low),
         // A yes/no on whether a proposal fits.
         ("Would a separate module for the parsers make sense?", Low),
+        (
+            "¿Tiene sentido separar los analizadores en otro módulo?",
+            Low,
+        ),
+        (
+            "Wenn du möchtest, dass ich die Tests aufteile, sag Bescheid.",
+            Low,
+        ),
         ("Let me know if you'd like any changes to the outline.", Low),
         (
             "Would you like a short note to clarify the retry policy?",

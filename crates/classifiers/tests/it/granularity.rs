@@ -76,6 +76,8 @@ fn assistant_queries_follow_the_guides_common_shapes() {
     for q in [
         "how do you spell necessary",
         "how do you say thank you in japanese",
+        "¿cómo se escribe otorrinolaringólogo?",
+        "wie ist mein Kontostand",
         "what's the balance on my visa card",
         "do i have enough money in my savings account for rent",
     ] {
