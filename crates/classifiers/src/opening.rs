@@ -1,41 +1,16 @@
-//! The opening of a normalized text, framed for opening cues: `^ ` plus
-//! its first bytes, so a cue such as `^ list` matches only at the start and
-//! a separate cue set for openings never hides longer phrases of the main
-//! set (leftmost-longest matching would let `^ what` swallow `what date`).
-//! The frame before the first word (emoji, markdown emphasis, quote and
-//! heading marks, bracketed markers such as `[OK]`, a list marker, a
-//! greeting) is skipped.
+//! The frame around a normalized text that no classifier reads (emoji,
+//! markdown emphasis, quote and heading marks, bracketed markers such as
+//! `[OK]`, a list marker or a greeting before it, thanks after it), and
+//! the opening of a text for opening cues: `^ ` plus its first bytes, so a
+//! cue such as `^ list` matches only at the start and a separate cue set
+//! for openings never hides longer phrases of the main set
+//! (leftmost-longest matching would let `^ what` swallow `what date`).
 
 /// Bytes of the text kept after `^ `: enough for the first few words.
 const OPENING_BYTES: usize = 40;
 
 /// Longest bracketed marker skipped at the start (`[EMOJI]`, `[WARN]`).
 const MARKER_BYTES: usize = 12;
-
-/// Greetings skipped before the first word of substance ("hi! how do
-/// I ...", "hola, ¿cómo ...").
-const GREETINGS: &[&str] = &[
-    "hi there",
-    "hey there",
-    "hello there",
-    "good morning",
-    "good afternoon",
-    "good evening",
-    "buenos dias",
-    "buenas tardes",
-    "buenas",
-    "guten morgen",
-    "guten tag",
-    "dzien dobry",
-    "hi",
-    "hello",
-    "hey",
-    "hola",
-    "hallo",
-    "ola",
-    "oi",
-    "czesc",
-];
 
 /// `norm` (normalized text) without its frame: [`undecorated`], then a list
 /// marker (`1.`, `2)`, `-`, `+`, `•`) or a greeting followed by
@@ -54,11 +29,17 @@ pub(crate) fn unframed(norm: &str) -> &str {
     }
 }
 
-/// What the learned model reads of a normalized text: [`unframed`] and
+/// What the classifiers read of a normalized text: [`unframed`] and
 /// [`without_sign_off`], so that a list marker, emoji or greeting before it
 /// or thanks after it change no tier's decision.
+pub(crate) fn body(norm: &str) -> &str {
+    without_sign_off(unframed(norm))
+}
+
+/// [`body`] as the learned model's owned text, reusing `norm` when nothing
+/// is cut.
 pub(crate) fn model_form(norm: String) -> String {
-    let kept = without_sign_off(unframed(&norm));
+    let kept = body(&norm);
     if kept.len() == norm.len() {
         norm
     } else {
@@ -74,7 +55,7 @@ pub(crate) fn is_courtesy(norm: &str) -> bool {
             || matches!(c, '!' | '.' | ',' | ':' | ';' | '-' | '*' | '¡')
             || (!c.is_ascii() && !c.is_alphanumeric())
     });
-    !core.is_empty() && (GREETINGS.contains(&core) || SIGN_OFFS.contains(&core))
+    !core.is_empty() && (greeting(core) == Some("") || SIGN_OFFS.contains(&core))
 }
 
 /// Sign-offs dropped from the end of a message ("... Thanks!").
@@ -107,28 +88,14 @@ pub(crate) fn without_sign_off(norm: &str) -> &str {
             || matches!(c, '!' | '.' | ',' | ':' | ')' | '*')
             || (!c.is_ascii() && !c.is_alphanumeric())
     });
-    // The last word first: most texts end in none of the sign-offs' words.
+    // The last word first: most texts end in none of the sign-offs' last
+    // words, and comparing whole words mostly stops at their lengths.
     let start = body
         .bytes()
         .rposition(|b| !b.is_ascii_alphabetic())
         .map_or(0, |i| i + 1);
-    if !matches!(
-        &body[start..],
-        "thanks"
-            | "thx"
-            | "cheers"
-            | "gracias"
-            | "danke"
-            | "dank"
-            | "obrigado"
-            | "obrigada"
-            | "dziekuje"
-            | "dzieki"
-            | "you"
-            | "advance"
-            | "much"
-            | "lot"
-    ) {
+    let last = &body[start..];
+    if !SIGN_OFFS.iter().any(|s| s.rsplit(' ').next() == Some(last)) {
         return norm;
     }
     for s in SIGN_OFFS {
@@ -188,7 +155,12 @@ fn greeting(s: &str) -> Option<&str> {
                 after = &after[n..];
             }
         }
-        "hola" | "hallo" | "ola" | "oi" | "czesc" | "buenas" => {}
+        "buenas" => {
+            if let Some(n) = second(after, &["tardes", "noches"]) {
+                after = &after[n..];
+            }
+        }
+        "hola" | "hallo" | "ola" | "oi" | "czesc" => {}
         "good" => after = &after[second(after, &["morning", "afternoon", "evening"])?..],
         "buenos" => after = &after[second(after, &["dias"])?..],
         "guten" => after = &after[second(after, &["morgen", "tag"])?..],
@@ -299,6 +271,8 @@ mod tests {
         assert!(is_courtesy(" thanks in advance. 🙏"));
         assert!(!is_courtesy("thanks for the logs"));
         assert!(!is_courtesy("!"));
+        assert!(is_courtesy("buenas tardes."));
+        assert!(is_courtesy("good morning!"));
     }
 
     #[test]
@@ -322,6 +296,7 @@ mod tests {
         assert_eq!(unframed("- [ok] 12) what"), "what");
         assert_eq!(unframed("hi! how do i"), "how do i");
         assert_eq!(unframed("hola, ¿como"), "¿como");
+        assert_eq!(unframed("buenas tardes, ¿como"), "¿como");
         assert_eq!(unframed("hint: use"), "hint: use");
         assert_eq!(unframed("hey"), "hey");
         assert_eq!(unframed("2024. was a year"), "2024. was a year");

@@ -675,18 +675,19 @@ impl Heuristic {
             .chain(hits.iter().map(|h| (h.cue, h.matched(norm))))
             .collect();
         let (mut f, mut h, mut values) = (0.0f32, 0.0f32, 0.0f32);
-        let mut substitution_parts = 0u8;
+        let (mut use_opening, mut instead) = (false, false);
         for (cue, _) in &found {
             match cue.tag {
                 tag::FINE => f += cue.weight,
                 tag::HOLISTIC => h += cue.weight,
                 tag::VALUE => values += cue.weight,
-                tag::SUBSTITUTION => substitution_parts |= u8::from(cue.name == "instead") + 1,
+                tag::SUBSTITUTION if cue.name == "instead" => instead = true,
+                tag::SUBSTITUTION => use_opening = true,
                 _ => {}
             }
         }
         // "Can I use greek yogurt instead of sour cream?": advice.
-        let substitution = substitution_parts == 3;
+        let substitution = use_opening && instead;
         if substitution {
             h += SUBSTITUTION_WEIGHT;
         }

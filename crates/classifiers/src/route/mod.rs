@@ -153,9 +153,7 @@ impl Cues for heuristic::Heuristic {
 
     fn model_text<'a>(input: Self::Input<'a>) -> Cow<'a, str> {
         // What the heuristic reads: no greeting, list marker or thanks.
-        Cow::Borrowed(crate::opening::without_sign_off(crate::opening::unframed(
-            input.1,
-        )))
+        Cow::Borrowed(crate::opening::body(input.1))
     }
 
     fn classification(a: &mut heuristic::Analysis) -> &mut Classification<QueryType> {

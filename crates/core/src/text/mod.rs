@@ -14,7 +14,7 @@ pub use lists::list_item_lines;
 pub use normalize::normalize;
 pub use questions::{
     Dropped, DroppedSentence, Kept, Question, Questions, extract_questions, find_questions,
-    is_question,
+    is_question, opens_interrogative,
 };
 pub use sentences::{Segment, split_sentences};
 pub use words::{reader_word_count, reader_words, word_count, words};

@@ -154,8 +154,18 @@ const INTERROGATIVE_OPENERS: &[&str] = &[
     "might", "must", "have", "has",
 ];
 
-/// Whether `text` opens with an interrogative word ("Should I answer ...").
-fn opens_interrogative(text: &str) -> bool {
+/// Whether `text` opens with an English interrogative word or auxiliary
+/// ("Should I answer ...", "what's next"), in any case, after leading
+/// punctuation.
+///
+/// ```
+/// use tact_core::text::opens_interrogative;
+///
+/// assert!(opens_interrogative("**Should** I keep the flag"));
+/// assert!(opens_interrogative("what's the port"));
+/// assert!(!opens_interrogative("I kept the flag."));
+/// ```
+pub fn opens_interrogative(text: &str) -> bool {
     let first = text
         .trim_start_matches(|c: char| !c.is_alphanumeric())
         .split(|c: char| !c.is_alphanumeric())

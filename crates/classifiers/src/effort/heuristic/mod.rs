@@ -88,8 +88,10 @@ fn ascii_lead_word(part: &str) -> Option<&str> {
 /// thanks alone ("Thanks in advance for your help!" is 32 bytes).
 const COURTESY_BYTES: usize = 48;
 
-/// Whether a normalized text opens as a question does (an interrogative
-/// word or an auxiliary, after "and" or "also"), with or without its mark.
+/// Whether a normalized text opens as a question does, with or without its
+/// mark: after "and" or "also", an English interrogative word or auxiliary
+/// ([`tact_core::text::opens_interrogative`]) or one of the other
+/// languages the cues read.
 fn opens_question(n: &str) -> bool {
     let mut words = n
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
@@ -98,18 +100,46 @@ fn opens_question(n: &str) -> bool {
     while matches!(first, "and" | "also" | "or" | "then" | "plus") {
         first = words.next().unwrap_or("");
     }
-    matches!(
-        first,
-        "what" | "what's" | "which" | "who" | "whom" | "whose" | "where" | "when" | "why"
-            | "how" | "should" | "shall" | "can" | "could" | "would" | "will" | "do" | "does"
-            | "did" | "is" | "are" | "was" | "were" | "have" | "has" | "may"
+    tact_core::text::opens_interrogative(first)
+        || matches!(
+            first,
             // Spanish, German, Portuguese and Polish (normalized: no accents).
-            | "que" | "cual" | "cuales" | "como" | "donde" | "cuando" | "quien" | "quieres"
-            | "debo" | "puedo" | "prefieres" | "soll" | "sollen" | "kann" | "konnen"
-            | "mochtest" | "willst" | "wie" | "welche" | "welcher" | "welches" | "wo" | "wann"
-            | "warum" | "quer" | "posso" | "devo" | "qual" | "quais" | "czy" | "jak" | "jaki"
-            | "jaka" | "ktory" | "ktora"
-    )
+            "que"
+                | "cual"
+                | "cuales"
+                | "como"
+                | "donde"
+                | "cuando"
+                | "quien"
+                | "quieres"
+                | "debo"
+                | "puedo"
+                | "prefieres"
+                | "soll"
+                | "sollen"
+                | "kann"
+                | "konnen"
+                | "mochtest"
+                | "willst"
+                | "wie"
+                | "welche"
+                | "welcher"
+                | "welches"
+                | "wo"
+                | "wann"
+                | "warum"
+                | "quer"
+                | "posso"
+                | "devo"
+                | "qual"
+                | "quais"
+                | "czy"
+                | "jak"
+                | "jaki"
+                | "jaka"
+                | "ktory"
+                | "ktora"
+        )
 }
 
 /// Whether the part asks whether something exists ("is there ...", "are

@@ -154,7 +154,7 @@ impl Heuristic {
         // A greeting or list marker before the message, or thanks after
         // it, are no part of what it asks ("Hi! Should the staging URL
         // ...?", "push it, thanks!"); a greeting or thanks alone stays.
-        let text = crate::opening::without_sign_off(crate::opening::unframed(text));
+        let text = crate::opening::body(text);
         // A file mention is the project's, not a word of the request:
         // "@docs/" is no question about documentation.
         let collapsed;
