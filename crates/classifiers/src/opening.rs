@@ -78,6 +78,29 @@ const SIGN_OFFS: &[&str] = &[
     "dzieki",
 ];
 
+/// Whether `word` ends one of [`SIGN_OFFS`]: a `match`, compiled to a
+/// length switch, as this runs on every message (a test checks it against
+/// the list).
+fn is_sign_off_last_word(word: &str) -> bool {
+    matches!(
+        word,
+        "thanks"
+            | "thx"
+            | "cheers"
+            | "gracias"
+            | "danke"
+            | "dank"
+            | "obrigado"
+            | "obrigada"
+            | "dziekuje"
+            | "dzieki"
+            | "you"
+            | "advance"
+            | "much"
+            | "lot"
+    )
+}
+
 /// `norm` (normalized text) without a sign-off at its end ("how do I ...?
 /// thanks!") and the punctuation after it, when something other than
 /// punctuation comes before it: "thanks!" alone, or "great, thanks",
@@ -94,8 +117,7 @@ pub(crate) fn without_sign_off(norm: &str) -> &str {
         .bytes()
         .rposition(|b| !b.is_ascii_alphabetic())
         .map_or(0, |i| i + 1);
-    let last = &body[start..];
-    if !SIGN_OFFS.iter().any(|s| s.rsplit(' ').next() == Some(last)) {
+    if !is_sign_off_last_word(&body[start..]) {
         return norm;
     }
     for s in SIGN_OFFS {
@@ -263,6 +285,23 @@ mod tests {
         assert_eq!(opening(unframed("[a b] x")), "^ [a b] x");
         assert_eq!(opening(unframed("[unclosed")), "^ [unclosed");
         assert_eq!(opening(unframed("✅")), "^ ");
+    }
+
+    #[test]
+    fn the_last_words_are_those_of_the_sign_offs() {
+        let derived: Vec<&str> = SIGN_OFFS
+            .iter()
+            .filter_map(|s| s.rsplit(' ').next())
+            .collect();
+        for w in &derived {
+            assert!(is_sign_off_last_word(w), "{w}");
+        }
+        for w in [
+            "thanks", "thx", "cheers", "gracias", "danke", "dank", "obrigado", "obrigada",
+            "dziekuje", "dzieki", "you", "advance", "much", "lot",
+        ] {
+            assert!(derived.contains(&w), "{w} ends no sign-off");
+        }
     }
 
     #[test]
