@@ -171,13 +171,13 @@ pub(crate) fn settle(
 /// agree, takes over (moves out) the heuristic's reasons: the caller keeps
 /// only its label and confidence.
 /// The model reads the normalized text and the names of the cues that
-/// fired.
+/// fired. Also returns the model's prediction, for the hybrid's checks.
 pub(crate) fn model_decision<L: Label>(
     model: &LinearModel,
     text: &str,
     extras: &[&'static str],
     heuristic: Option<(&mut Classification<L>, &HybridThresholds, f32)>,
-) -> Classification<L> {
+) -> (Classification<L>, Prediction) {
     let p = model.predict(text, extras.iter().copied());
     let i = p.label();
     let label = L::ALL.get(i).copied().unwrap_or(L::ALL[0]);
@@ -208,13 +208,20 @@ pub(crate) fn model_decision<L: Label>(
             push_fixed2(&mut why, t.min_model_confidence);
             why.push_str(" or more");
         }
+        if t.min_model_coverage > 0.0 {
+            why.push_str("; it knows ");
+            push_fixed2(&mut why, p.coverage());
+            why.push_str(" of the words, and decides at ");
+            push_fixed2(&mut why, t.min_model_coverage);
+            why.push_str(" or more");
+        }
         why.push(')');
         c.reasons.push(Reason::new("heuristic_deferred", why, 0.0));
         if h.label == label {
             c.reasons.append(&mut h.reasons);
         }
     }
-    c
+    (c, p)
 }
 
 /// Appends `x` as `format!("{x:.2}")` would (two decimals, the exact

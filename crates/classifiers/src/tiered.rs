@@ -252,27 +252,33 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
         }
         let text = t.text.map_or_else(|| C::model_text(input), Cow::Owned);
         let hybrid = self.kind == Kind::Hybrid;
-        let c = learned::model_decision(
+        let (c, p) = learned::model_decision(
             model,
             &text,
             extras.as_ref(),
             hybrid.then(|| (C::classification(&mut decision), &self.thresholds, t.gap)),
         );
-        if hybrid
-            && c.confidence < self.thresholds.min_model_confidence
-            && C::stands_unsure(&mut decision)
-        {
-            // The model is unsure too: the heuristic's decision stands.
+        if hybrid && !self.thresholds.trusts(&p) && C::stands_unsure(&mut decision) {
+            // The model is unsure too, or the text is unlike its training
+            // data: the heuristic's decision stands.
             let h = C::classification(&mut decision);
             if h.reasons.is_empty() {
                 // Its reasons went to the model's decision (both agreed).
                 h.reasons = c.reasons;
             }
-            h.reasons.push(tact_types::Reason::new(
-                "model_unsure",
-                "deferred, but the learned model was less sure than the hybrid asks: the heuristic stands",
-                0.0,
-            ));
+            h.reasons.push(if p.coverage() < self.thresholds.min_model_coverage {
+                tact_types::Reason::new(
+                    "model_unfamiliar",
+                    "deferred, but the learned model saw too few of the words in training: the heuristic stands",
+                    0.0,
+                )
+            } else {
+                tact_types::Reason::new(
+                    "model_unsure",
+                    "deferred, but the learned model was less sure than the hybrid asks: the heuristic stands",
+                    0.0,
+                )
+            });
             return (named::<C>(decision, Tier::Heuristic), t.fixed);
         }
         (C::with_model(decision, c), false)

@@ -38,6 +38,9 @@ mod tag {
     /// Half of a substitution ("can I use ..." at the start, "instead of"):
     /// no weight alone; both together are holistic advice.
     pub const SUBSTITUTION: u16 = 4;
+    /// A request for the assistant to do something ("can you set a
+    /// timer"): no weight, a marker the hybrid reads.
+    pub const TASK: u16 = 5;
 }
 
 /// Total evidence below which a decision is ambiguous and its confidence
@@ -622,6 +625,20 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
         )
         .literals(
             &[
+                "^ can you",
+                "^ could you",
+                "^ would you",
+                "^ will you",
+                "^ can u",
+                "^ could u",
+                "^ puedes",
+                "^ podrias",
+                "^ kannst du",
+            ],
+            Cue::new("assistant_task", 0.0, "asks the assistant to do something").tagged(tag::TASK),
+        )
+        .literals(
+            &[
                 "^ does",
                 "^ did",
                 "^ is there",
@@ -759,8 +776,8 @@ fn reasons(found: &[(&Cue, &str)], label: Granularity, digits: bool, values: f32
                 }
                 continue;
             }
-            // Its reason is the pair's (`substitution`).
-            tag::SUBSTITUTION => continue,
+            // Its reason is the pair's (`substitution`); a marker has none.
+            tag::SUBSTITUTION | tag::TASK => continue,
             _ => Granularity::FineGrained,
         };
         let sign = if side == label { 1.0 } else { -1.0 };

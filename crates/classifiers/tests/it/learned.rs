@@ -67,6 +67,33 @@ fn the_hybrid_names_the_tier_and_honours_its_thresholds() {
         .unwrap()
         .classify(q, None);
     assert_eq!(r.label, h.label);
+    // Deferred, to a model that must know more of the words than there
+    // are: the heuristic stands, saying why.
+    let unfamiliar = EffortClassifier::builder()
+        .strategy(EStrategy::Hybrid)
+        .hybrid_thresholds(HybridThresholds::new(1.1, 0.0).with_min_model_coverage(1.01))
+        .build()
+        .unwrap();
+    let r = unfamiliar.classify(q, None);
+    assert_eq!((r.tier, r.label), (Some(Tier::Heuristic), h.label));
+    assert!(
+        r.reasons.iter().any(|x| x.cue == "model_unfamiliar"),
+        "{r:?}"
+    );
+    // The words of a question the model learned from are known to it;
+    // invented ones are not, and the reason says how many it knew.
+    let knows = EffortClassifier::builder()
+        .strategy(EStrategy::Hybrid)
+        .hybrid_thresholds(HybridThresholds::new(1.1, 0.0).with_min_model_coverage(0.9))
+        .build()
+        .unwrap();
+    assert_eq!(knows.classify(q, None).tier, Some(Tier::Learned));
+    let r = knows.classify("What quuxification should the zorblax frobnitz use?", None);
+    assert_eq!(r.tier, Some(Tier::Heuristic), "{r:?}");
+    assert!(
+        r.reasons.iter().any(|x| x.cue == "model_unfamiliar"),
+        "{r:?}"
+    );
     // A model file's thresholds keep the model's smallest probability.
     let json = r#"{"min_confidence":0.5,"min_gap":1.0,"min_model_confidence":0.7}"#;
     let t: HybridThresholds = serde_json::from_str(json).unwrap();
@@ -78,7 +105,14 @@ fn the_hybrid_names_the_tier_and_honours_its_thresholds() {
     // Without it, the file is read as before (the model always decides).
     let t: HybridThresholds =
         serde_json::from_str(r#"{"min_confidence":0.5,"min_gap":1.0}"#).unwrap();
-    assert_eq!(t.min_model_confidence, 0.0);
+    assert_eq!((t.min_model_confidence, t.min_model_coverage), (0.0, 0.0));
+    let json = r#"{"min_confidence":0.5,"min_gap":1.0,"min_model_coverage":0.6}"#;
+    let t: HybridThresholds = serde_json::from_str(json).unwrap();
+    assert_eq!(
+        t,
+        HybridThresholds::new(0.5, 1.0).with_min_model_coverage(0.6)
+    );
+    assert_eq!(serde_json::to_string(&t).unwrap(), json);
     // Thresholds everything clears: always the heuristic.
     let never = EffortClassifier::builder()
         .strategy(EStrategy::Hybrid)

@@ -73,10 +73,22 @@ impl FeatureConfig {
         extras: impl IntoIterator<Item = &'e str>,
         mut f: impl FnMut(usize, f32),
     ) -> f32 {
+        self.for_each_marked(text, extras, |bucket, x, _| f(bucket, x))
+    }
+
+    /// [`FeatureConfig::for_each`], also telling `f` whether a feature is
+    /// a word (a unigram: what [`crate::learn::LinearModel::coverage`]
+    /// counts).
+    pub(crate) fn for_each_marked<'e>(
+        &self,
+        text: &str,
+        extras: impl IntoIterator<Item = &'e str>,
+        mut f: impl FnMut(usize, f32, bool),
+    ) -> f32 {
         let mask = (self.dim() - 1) as u64;
         let mut norm2 = 0.0f32;
-        let mut emit = |h: u64, v: f32| {
-            f(fold(h, mask), v);
+        let mut emit = |h: u64, v: f32, word: bool| {
+            f(fold(h, mask), v, word);
             norm2 += v * v;
         };
         let text = truncate(text, MAX_FEATURE_BYTES);
@@ -85,12 +97,12 @@ impl FeatureConfig {
         let mut seen = 0usize;
         // Called with each word's hash, `fnv(b'w', word)`.
         let mut word = |h: u64| {
-            emit(h, 1.0);
+            emit(h, 1.0, true);
             if self.word_ngrams >= 2 && seen >= 1 {
-                emit(mix(prev[1], h, 2), 1.0);
+                emit(mix(prev[1], h, 2), 1.0, false);
             }
             if self.word_ngrams >= 3 && seen >= 2 {
-                emit(mix(mix(prev[0], prev[1], 3), h, 3), 1.0);
+                emit(mix(mix(prev[0], prev[1], 3), h, 3), 1.0, false);
             }
             prev = [prev[1], h];
             seen += 1;
@@ -137,13 +149,13 @@ impl FeatureConfig {
                     h = (h ^ u64::from(padded(start + k))).wrapping_mul(FNV_PRIME);
                     k += 1;
                     if k >= lo {
-                        emit(h ^ k as u64, cw);
+                        emit(h ^ k as u64, cw, false);
                     }
                 }
             }
         }
         for extra in extras {
-            emit(fnv(b'x', extra.as_bytes()), 1.0);
+            emit(fnv(b'x', extra.as_bytes()), 1.0, false);
         }
         norm2
     }

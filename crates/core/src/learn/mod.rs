@@ -49,7 +49,8 @@ pub const MAX_LABELS: usize = 8;
 /// Default hybrid thresholds stored with a model: the heuristic decides
 /// when its confidence and its top-two evidence gap reach them; otherwise
 /// the model decides, when it is at least as sure as
-/// `min_model_confidence`.
+/// `min_model_confidence` and knows at least `min_model_coverage` of the
+/// input's words.
 ///
 /// ```
 /// use tact_core::learn::HybridThresholds;
@@ -73,6 +74,13 @@ pub struct HybridThresholds {
     /// the cues there.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub min_model_confidence: f32,
+    /// Smallest share of the input's words the model saw in training (its
+    /// [`Prediction::coverage`]) for it to replace a deferred decision (0,
+    /// the default: any); below it the heuristic's decision stands. On
+    /// text unlike its training data a model is confidently wrong as
+    /// often as it is right, where the cues still hold.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub min_model_coverage: f32,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
@@ -89,6 +97,7 @@ impl HybridThresholds {
             min_confidence,
             min_gap,
             min_model_confidence: 0.0,
+            min_model_coverage: 0.0,
         }
     }
 
@@ -98,6 +107,22 @@ impl HybridThresholds {
     pub const fn with_min_model_confidence(mut self, p: f32) -> Self {
         self.min_model_confidence = p;
         self
+    }
+
+    /// The same thresholds, the model replacing a deferred decision only
+    /// when it saw at least `share` of the input's words in training (see
+    /// [`Prediction::coverage`]).
+    #[must_use]
+    pub const fn with_min_model_coverage(mut self, share: f32) -> Self {
+        self.min_model_coverage = share;
+        self
+    }
+
+    /// Whether the model's `prediction` may replace a deferred decision:
+    /// it is sure enough and knows enough of the input's words.
+    pub fn trusts(&self, prediction: &Prediction) -> bool {
+        prediction.probability(prediction.label()) >= self.min_model_confidence
+            && prediction.coverage() >= self.min_model_coverage
     }
 }
 
@@ -147,8 +172,69 @@ struct ModelFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     hybrid: Option<HybridThresholds>,
     bias: Vec<f32>,
+    /// The buckets of the words seen in training, in order (absent from
+    /// older files: every word then counts as seen).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    vocabulary: Vec<u32>,
     /// Non-zero rows: `[bucket, [w_label0, w_label1, ...]]`, by bucket.
     rows: Vec<(u64, Vec<f64>)>,
+}
+
+/// The word buckets a model saw in training, as a bitset (no bits at all
+/// when the model file records none).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Vocabulary(Vec<u64>);
+
+impl Vocabulary {
+    /// The set of `buckets` (each below `dim`); not recorded when there
+    /// are none.
+    pub(crate) fn of(dim: usize, buckets: impl IntoIterator<Item = usize>) -> Self {
+        let mut bits = vec![0u64; dim.div_ceil(64)];
+        let mut any = false;
+        for b in buckets {
+            if let Some(w) = bits.get_mut(b / 64) {
+                *w |= 1 << (b % 64);
+                any = true;
+            }
+        }
+        if any { Self(bits) } else { Self::default() }
+    }
+
+    pub(crate) fn contains(&self, bucket: usize) -> bool {
+        self.0
+            .get(bucket / 64)
+            .is_some_and(|w| (w >> (bucket % 64)) & 1 == 1)
+    }
+
+    /// Whether it records the words at all (a model without them counts
+    /// every word as seen).
+    fn is_recorded(&self) -> bool {
+        !self.0.is_empty()
+    }
+
+    /// The buckets in the set, in order.
+    fn buckets(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (i, &w) in self.0.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                let bit = w.trailing_zeros();
+                out.push((i * 64) as u32 + bit);
+                w &= w - 1;
+            }
+        }
+        out
+    }
+
+    /// The share of `words` (of `total`) seen, 1 when there are none or no
+    /// vocabulary is recorded.
+    pub(crate) fn share(&self, seen: u32, total: u32) -> f32 {
+        if total == 0 || !self.is_recorded() {
+            1.0
+        } else {
+            seen as f32 / total as f32
+        }
+    }
 }
 
 /// A trained linear classifier over hashed features.
@@ -163,6 +249,8 @@ pub struct LinearModel {
     bias: Vec<f32>,
     /// Dense `dim * labels` weights, row-major by bucket.
     weights: Vec<f32>,
+    /// The words seen in training.
+    vocabulary: Vocabulary,
 }
 
 /// Probabilities over a model's labels (no allocation).
@@ -170,6 +258,7 @@ pub struct LinearModel {
 pub struct Prediction {
     probs: [f32; MAX_LABELS],
     len: usize,
+    coverage: f32,
 }
 
 impl Prediction {
@@ -192,6 +281,15 @@ impl Prediction {
     /// All probabilities, in label order.
     pub fn probabilities(&self) -> &[f32] {
         &self.probs[..self.len]
+    }
+
+    /// The share of the input's words (word unigrams, counted with their
+    /// repeats) that occurred in the model's training data: 1 when the
+    /// input has no word or the model file records no vocabulary. Low on
+    /// text unlike the training data, where the probabilities deserve the
+    /// least trust.
+    pub fn coverage(&self) -> f32 {
+        self.coverage
     }
 
     /// Probability of the top label minus that of the runner-up.
@@ -238,6 +336,10 @@ impl LinearModel {
         }
         let dim = file.features.dim();
         let mut weights = vec![0.0f32; dim * k];
+        if let Some(b) = file.vocabulary.iter().find(|b| **b as usize >= dim) {
+            return Err(bad(format!("vocabulary bucket {b} is not in 0..{dim}")));
+        }
+        let vocabulary = Vocabulary::of(dim, file.vocabulary.iter().map(|b| *b as usize));
         for (n, (bucket, row)) in file.rows.iter().enumerate() {
             if row.len() != k {
                 return Err(bad(format!("row {n} must hold {k} weights")));
@@ -261,6 +363,7 @@ impl LinearModel {
             hybrid: file.hybrid,
             bias: file.bias,
             weights,
+            vocabulary,
         })
     }
 
@@ -284,6 +387,7 @@ impl LinearModel {
             temperature: self.temperature,
             hybrid: self.hybrid,
             bias: self.bias.clone(),
+            vocabulary: self.vocabulary.buckets(),
             rows,
         };
         // Serializing plain numbers and strings cannot fail.
@@ -358,19 +462,26 @@ impl LinearModel {
         extras: impl IntoIterator<Item = &'e str>,
     ) -> Prediction {
         let mut sums = [0.0f32; K];
-        let norm2 = self.features.for_each(text, extras, |bucket, x| {
-            let base = bucket * K;
-            let row = self
-                .weights
-                .get(base..base + K)
-                .and_then(|r| <&[f32; K]>::try_from(r).ok());
-            if let Some(row) = row {
-                for (sum, w) in sums.iter_mut().zip(row) {
-                    *sum += w * x;
+        let (mut words, mut seen) = (0u32, 0u32);
+        let norm2 = self
+            .features
+            .for_each_marked(text, extras, |bucket, x, word| {
+                if word {
+                    words += 1;
+                    seen += u32::from(self.vocabulary.contains(bucket));
                 }
-            }
-        });
-        self.finish(&sums, norm2)
+                let base = bucket * K;
+                let row = self
+                    .weights
+                    .get(base..base + K)
+                    .and_then(|r| <&[f32; K]>::try_from(r).ok());
+                if let Some(row) = row {
+                    for (sum, w) in sums.iter_mut().zip(row) {
+                        *sum += w * x;
+                    }
+                }
+            });
+        self.finish(&sums, norm2, self.vocabulary.share(seen, words))
     }
 
     /// [`LinearModel::predict`] for any number of labels up to
@@ -378,20 +489,27 @@ impl LinearModel {
     fn predict_any<'e>(&self, text: &str, extras: impl IntoIterator<Item = &'e str>) -> Prediction {
         let k = self.labels.len().min(MAX_LABELS);
         let mut sums = [0.0f32; MAX_LABELS];
-        let norm2 = self.features.for_each(text, extras, |bucket, x| {
-            let base = bucket * k;
-            if let Some(row) = self.weights.get(base..base + k) {
-                for (sum, w) in sums.iter_mut().zip(row) {
-                    *sum += w * x;
+        let (mut words, mut seen) = (0u32, 0u32);
+        let norm2 = self
+            .features
+            .for_each_marked(text, extras, |bucket, x, word| {
+                if word {
+                    words += 1;
+                    seen += u32::from(self.vocabulary.contains(bucket));
                 }
-            }
-        });
-        self.finish(&sums[..k], norm2)
+                let base = bucket * k;
+                if let Some(row) = self.weights.get(base..base + k) {
+                    for (sum, w) in sums.iter_mut().zip(row) {
+                        *sum += w * x;
+                    }
+                }
+            });
+        self.finish(&sums[..k], norm2, self.vocabulary.share(seen, words))
     }
 
     /// Logits from the summed weights, scaled by the features' norm and
-    /// the temperature, then softmax.
-    fn finish(&self, sums: &[f32], norm2: f32) -> Prediction {
+    /// the temperature, then softmax; with the input's word `coverage`.
+    fn finish(&self, sums: &[f32], norm2: f32, coverage: f32) -> Prediction {
         let k = sums.len().min(self.labels.len()).min(MAX_LABELS);
         let scale = if norm2 > 0.0 { 1.0 / norm2.sqrt() } else { 0.0 };
         let mut logits = [0.0f32; MAX_LABELS];
@@ -400,7 +518,7 @@ impl LinearModel {
             let sum = sums.get(j).copied().unwrap_or(0.0);
             *logit = (bias + sum * scale) / self.temperature;
         }
-        softmax(&logits[..k], k)
+        softmax(&logits[..k], k).with_coverage(coverage)
     }
 }
 
@@ -429,7 +547,19 @@ pub(crate) fn softmax(logits: &[f32], k: usize) -> Prediction {
             *p /= total;
         }
     }
-    Prediction { probs, len: k }
+    Prediction {
+        probs,
+        len: k,
+        coverage: 1.0,
+    }
+}
+
+impl Prediction {
+    /// The same probabilities for an input with word `coverage`.
+    pub(crate) fn with_coverage(mut self, coverage: f32) -> Self {
+        self.coverage = coverage;
+        self
+    }
 }
 
 #[cfg(test)]
@@ -498,11 +628,64 @@ mod tests {
                 &json.replace("\"task\"", "\"extra\":1,\"task\""),
                 "unknown field",
             ),
+            (
+                &json.replace("\"vocabulary\":[", "\"vocabulary\":[70000,"),
+                "vocabulary bucket 70000",
+            ),
         ];
         for (text, want) in cases {
             let e = LinearModel::from_json(text).unwrap_err().to_string();
             assert!(e.contains(want), "{want}: {e}");
         }
+    }
+
+    #[test]
+    fn coverage_is_the_share_of_words_seen_in_training() {
+        let m = tiny();
+        assert_eq!(m.predict("which port", []).coverage(), 1.0);
+        assert_eq!(m.predict("which zebra", []).coverage(), 0.5);
+        // Repeats count: three words of four are unknown.
+        assert_eq!(m.predict("zebra zebra zebra port", []).coverage(), 0.25);
+        // No word, or extras alone: nothing to be unfamiliar with.
+        assert_eq!(m.predict("", ["cue"]).coverage(), 1.0);
+        assert_eq!(m.predict("?!", []).coverage(), 1.0);
+        // A file without a vocabulary counts every word as seen.
+        let json = m.to_json();
+        let start = json.find(",\"vocabulary\":").unwrap();
+        let end = json.find(",\"rows\":").unwrap();
+        let old = LinearModel::from_json(&format!("{}{}", &json[..start], &json[end..])).unwrap();
+        assert_eq!(old.predict("which zebra", []).coverage(), 1.0);
+        assert_eq!(
+            old.predict("which zebra", []).probabilities(),
+            m.predict("which zebra", []).probabilities()
+        );
+    }
+
+    #[test]
+    fn out_of_fold_coverage_uses_the_folds_vocabulary() {
+        // Two folds by position (0 and 2, 1 and 3): "delta" only in fold 0.
+        let data: Vec<Example> = [
+            ("alpha beta", 0),
+            ("beta gamma", 1),
+            ("gamma delta", 0),
+            ("alpha beta", 1),
+        ]
+        .iter()
+        .map(|(t, y)| Example::new(t, vec![], *y))
+        .collect();
+        let trainer = Trainer {
+            epochs: 2,
+            folds: 2,
+            ..Trainer::default()
+        };
+        let fit = trainer
+            .train("t", vec!["a".into(), "b".into()], &data)
+            .unwrap();
+        let cov: Vec<f32> = fit.out_of_fold.iter().map(Prediction::coverage).collect();
+        // "delta" is unknown to the model of the other fold; the final
+        // model knows every word.
+        assert_eq!(cov, vec![1.0, 1.0, 0.5, 1.0]);
+        assert_eq!(fit.model.predict("alpha delta", []).coverage(), 1.0);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! scaling fitted on out-of-fold predictions.
 
 use super::{
-    FeatureConfig, LinearModel, MAX_LABELS, MODEL_FORMAT, Prediction, TrainingInfo, softmax,
+    FeatureConfig, LinearModel, MAX_LABELS, MODEL_FORMAT, Prediction, TrainingInfo, Vocabulary,
+    softmax,
 };
 use crate::Error;
 
@@ -108,6 +109,8 @@ pub struct Fit {
 
 struct Encoded {
     buckets: Vec<(u32, f64)>,
+    /// The buckets of its words (unigrams), with repeats.
+    words: Vec<u32>,
     scale: f64,
     label: usize,
     weight: f64,
@@ -150,17 +153,27 @@ impl Trainer {
         // Out-of-fold logits, fold = position modulo the fold count.
         let folds = self.folds as usize;
         let mut oof_logits = vec![[0.0f64; MAX_LABELS]; data.len()];
+        // And the share of each example's words its fold's model saw.
+        let mut oof_coverage = vec![1.0f32; data.len()];
         for fold in 0..folds {
             let train: Vec<usize> = (0..data.len()).filter(|i| i % folds != fold).collect();
             let (w, b) = self.fit(&data, &train, k);
+            let vocabulary = self.vocabulary(&data, &train);
             for i in (0..data.len()).filter(|i| i % folds == fold) {
                 oof_logits[i] = logits(&w, &b, &data[i], k);
+                let words = &data[i].words;
+                let seen = words
+                    .iter()
+                    .filter(|b| vocabulary.contains(**b as usize))
+                    .count();
+                oof_coverage[i] = vocabulary.share(seen as u32, words.len() as u32);
             }
         }
         let temperature = fit_temperature(&oof_logits, &data, k);
         let out_of_fold = oof_logits
             .iter()
-            .map(|l| predict_logits(l, k, temperature))
+            .zip(&oof_coverage)
+            .map(|(l, c)| predict_logits(l, k, temperature).with_coverage(*c))
             .collect();
 
         let all: Vec<usize> = (0..data.len()).collect();
@@ -182,6 +195,7 @@ impl Trainer {
             hybrid: None,
             bias: b.iter().map(|x| round(*x)).collect(),
             weights: w.iter().map(|x| round(*x)).collect(),
+            vocabulary: self.vocabulary(&data, &all),
         };
         tracing::info!(
             target: "tact::learn",
@@ -197,13 +211,20 @@ impl Trainer {
     /// that is no positive number counts as 0).
     fn encode(&self, e: &Example) -> Encoded {
         let mut buckets = Vec::new();
-        let norm2 = self
-            .features
-            .for_each(&e.text, e.extras.iter().map(String::as_str), |b, x| {
-                buckets.push((b as u32, f64::from(x)))
-            });
+        let mut words = Vec::new();
+        let norm2 = self.features.for_each_marked(
+            &e.text,
+            e.extras.iter().map(String::as_str),
+            |b, x, word| {
+                buckets.push((b as u32, f64::from(x)));
+                if word {
+                    words.push(b as u32);
+                }
+            },
+        );
         Encoded {
             buckets,
+            words,
             scale: if norm2 > 0.0 {
                 1.0 / f64::from(norm2).sqrt()
             } else {
@@ -217,6 +238,16 @@ impl Trainer {
             },
             group: e.group,
         }
+    }
+
+    /// The words of the examples `idx` that count in the loss.
+    fn vocabulary(&self, data: &[Encoded], idx: &[usize]) -> Vocabulary {
+        let words = idx
+            .iter()
+            .map(|&i| &data[i])
+            .filter(|e| e.weight > 0.0)
+            .flat_map(|e| e.words.iter().map(|b| *b as usize));
+        Vocabulary::of(self.features.dim(), words)
     }
 
     /// The mean of [`Trainer::fit_order`] over the `shuffles` seeds.
