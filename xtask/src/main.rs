@@ -53,7 +53,8 @@ enum Command {
 
 #[derive(clap::Args)]
 struct TrainArgs {
-    /// Only this task (effort, granularity, route; default: all three).
+    /// Only this model's task (effort, effort-in-message, granularity,
+    /// route; default: all four).
     #[arg(long)]
     task: Option<String>,
     /// Where to write `<task>.json` (default: crates/classifiers/models,
@@ -67,13 +68,15 @@ struct TrainArgs {
     /// Only the user's --dataset files, not the fixtures' train split.
     #[arg(long)]
     no_fixtures: bool,
-    /// Also train on the fixtures' real splits (`real-train`, and
-    /// `real-calibration` for the thresholds). The committed models are
-    /// trained without them.
+    /// Also train on the fixtures' real train splits (`real-train`; the
+    /// thresholds are chosen on `real-calibration` in any case). The
+    /// committed models are trained without them, but for
+    /// `effort-in-message`, which always learns from `real-train`.
     #[arg(long)]
     real: bool,
-    /// How much each item of the real splits counts in the loss, against
-    /// 1 for the annotator-written ones (with --real).
+    /// How much each item of the real train splits counts in the loss,
+    /// against 1 for the annotator-written ones (with --real, and for
+    /// `effort-in-message`).
     #[arg(long, default_value_t = 1.0)]
     real_weight: f64,
     /// Train on N shuffled example orders and keep the mean of their
@@ -539,7 +542,9 @@ fn train_cmd(args: &TrainArgs) -> Result<bool> {
         None => train::TASKS.to_vec(),
         Some(name) => match train::TASKS.iter().find(|t| t.name() == name) {
             Some(t) => vec![*t],
-            None => bail!("no learned tier for task `{name}` (tasks: effort, granularity, route)"),
+            None => bail!(
+                "no learned tier for task `{name}` (tasks: effort, effort-in-message, granularity, route)"
+            ),
         },
     };
     if !args.dataset.is_empty() && tasks.len() != 1 {
@@ -565,7 +570,8 @@ fn train_cmd(args: &TrainArgs) -> Result<bool> {
             sources.extend(train::fixture_sources(
                 &root,
                 task,
-                args.real.then_some(args.real_weight),
+                (args.real || task == tact_classifiers::learned::Task::EffortInMessage)
+                    .then_some(args.real_weight),
             ));
         }
         // The heuristic was never tuned on a user's data: the thresholds

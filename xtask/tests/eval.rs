@@ -423,7 +423,7 @@ fn training_is_reproducible_and_the_committed_models_are_fresh() {
         assert!(stdout(&o).contains(" real "), "{}", stdout(&o));
     }
     let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../crates/classifiers/models");
-    for task in ["effort", "granularity", "route"] {
+    for task in ["effort", "effort-in-message", "granularity", "route"] {
         let file = format!("{task}.json");
         let first = std::fs::read(a.join(&file)).unwrap();
         let second = std::fs::read(b.join(&file)).unwrap();

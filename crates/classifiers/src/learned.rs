@@ -20,6 +20,12 @@ use crate::Error;
 pub enum Task {
     /// Question effort (`low`, `medium`, `high`).
     Effort,
+    /// Question effort for a question read in the agent message it was
+    /// asked in ([`crate::effort::EffortClassifier::classify_in`]): the
+    /// same labels, from a model that also learned from real agents'
+    /// questions (the fixtures' `real-train` split), its thresholds chosen
+    /// on real ones.
+    EffortInMessage,
     /// Query granularity (`fine-grained`, `holistic`).
     Granularity,
     /// Query routing (`RETRIEVAL`, `CODE_GENERATION`, `CONVERSATIONAL`,
@@ -32,6 +38,7 @@ impl Task {
     pub fn name(self) -> &'static str {
         match self {
             Task::Effort => "effort",
+            Task::EffortInMessage => "effort-in-message",
             Task::Granularity => "granularity",
             Task::Route => "route",
         }
@@ -43,7 +50,7 @@ impl Task {
             L::ALL.iter().map(|l| l.as_str().to_owned()).collect()
         }
         match self {
-            Task::Effort => names::<tact_types::EffortLevel>(),
+            Task::Effort | Task::EffortInMessage => names::<tact_types::EffortLevel>(),
             Task::Granularity => names::<tact_types::Granularity>(),
             Task::Route => names::<tact_types::QueryType>(),
         }
@@ -53,6 +60,7 @@ impl Task {
     pub fn default_model_json(self) -> &'static str {
         match self {
             Task::Effort => include_str!("../models/effort.json"),
+            Task::EffortInMessage => include_str!("../models/effort-in-message.json"),
             Task::Granularity => include_str!("../models/granularity.json"),
             Task::Route => include_str!("../models/route.json"),
         }
@@ -60,12 +68,17 @@ impl Task {
 
     /// The embedded default model, parsed once and shared.
     pub fn default_model(self) -> Result<Arc<LinearModel>, Error> {
-        static CACHE: [OnceLock<Result<Arc<LinearModel>, String>>; 3] =
-            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        static CACHE: [OnceLock<Result<Arc<LinearModel>, String>>; 4] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
         let slot = match self {
             Task::Effort => &CACHE[0],
             Task::Granularity => &CACHE[1],
             Task::Route => &CACHE[2],
+            Task::EffortInMessage => &CACHE[3],
         };
         slot.get_or_init(|| {
             LinearModel::from_json(self.default_model_json())
@@ -88,10 +101,14 @@ impl Task {
     }
 
     /// Checks that `model` was trained for this task with its labels in
-    /// order.
+    /// order (either effort model serves either effort task).
     pub fn check(self, model: &LinearModel) -> Result<(), Error> {
         let want = self.labels();
-        if model.task() != self.name() || model.labels() != want.as_slice() {
+        // Either effort model serves an effort classifier.
+        let effort = [Task::Effort.name(), Task::EffortInMessage.name()];
+        let serves = model.task() == self.name()
+            || (effort.contains(&self.name()) && effort.contains(&model.task()));
+        if !serves || model.labels() != want.as_slice() {
             return Err(Error::Core(tact_core::Error::Model {
                 message: format!(
                     "a {} model with labels {:?} cannot serve {} (labels {:?})",

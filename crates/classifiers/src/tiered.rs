@@ -75,6 +75,16 @@ pub(crate) trait Cues: Clone + Debug + Send + Sync {
     /// The learned model's task.
     const TASK: Task;
 
+    /// The task of a second default model, for the inputs
+    /// [`Cues::alternate`] picks (effort's questions read in their
+    /// message); `None` for one model.
+    const ALTERNATE: Option<Task> = None;
+
+    /// Whether the [`Cues::ALTERNATE`] model reads this input.
+    fn alternate(_input: Self::Input<'_>) -> bool {
+        false
+    }
+
     /// The cues' decision alone.
     fn decide(&self, input: Self::Input<'_>) -> Self::Decision;
 
@@ -145,6 +155,9 @@ pub(crate) struct Tiered<C, S> {
     first: First<C, S>,
     model: Option<Arc<LinearModel>>,
     thresholds: HybridThresholds,
+    /// The task's second default model and its thresholds, for the inputs
+    /// [`Cues::alternate`] picks (none when the builder was given a model).
+    alternate: Option<(Arc<LinearModel>, HybridThresholds)>,
     escalation: Option<Escalation>,
 }
 
@@ -162,17 +175,25 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
             Kind::Seed => First::Seed(seed()?),
             _ => First::Cues(cues()?),
         };
-        let (model, thresholds) = learned::settle(
-            C::TASK,
-            matches!(kind, Kind::Learned | Kind::Hybrid),
-            settings.model,
-            settings.thresholds,
-        )?;
+        let needs_model = matches!(kind, Kind::Learned | Kind::Hybrid);
+        // A host's model serves every input; the defaults may be two.
+        let alternate = match C::ALTERNATE {
+            Some(task) if needs_model && settings.model.is_none() => {
+                match learned::settle(task, true, None, settings.thresholds)? {
+                    (Some(m), t) => Some((m, t)),
+                    (None, _) => None,
+                }
+            }
+            _ => None,
+        };
+        let (model, thresholds) =
+            learned::settle(C::TASK, needs_model, settings.model, settings.thresholds)?;
         Ok(Self {
             kind,
             first,
             model,
             thresholds,
+            alternate,
             escalation: settings.escalation,
         })
     }
@@ -225,7 +246,11 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
             First::Seed(s) => return (named::<C>(s.decide(input), Tier::Seed), true),
             First::Cues(c) => c,
         };
-        let Some(model) = self.model.as_deref() else {
+        let (model, thresholds) = match &self.alternate {
+            Some((m, t)) if C::alternate(input) => (Some(&**m), t),
+            _ => (self.model.as_deref(), &self.thresholds),
+        };
+        let Some(model) = model else {
             let mut extras = C::Extras::default();
             if self.escalation.is_none() {
                 return (named::<C>(cues.decide(input), Tier::Heuristic), false);
@@ -240,12 +265,7 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
         let confidence = C::classification(&mut decision).confidence;
         let defer = match self.kind {
             Kind::Learned => !t.fixed,
-            _ => learned::defers(
-                confidence,
-                t.gap,
-                t.fixed || t.kept_by_hybrid,
-                &self.thresholds,
-            ),
+            _ => learned::defers(confidence, t.gap, t.fixed || t.kept_by_hybrid, thresholds),
         };
         if !defer {
             return (named::<C>(decision, Tier::Heuristic), t.fixed);
@@ -256,9 +276,9 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
             model,
             &text,
             extras.as_ref(),
-            hybrid.then(|| (C::classification(&mut decision), &self.thresholds, t.gap)),
+            hybrid.then(|| (C::classification(&mut decision), thresholds, t.gap)),
         );
-        if hybrid && !self.thresholds.trusts(&p) && C::stands_unsure(&mut decision) {
+        if hybrid && !thresholds.trusts(&p) && C::stands_unsure(&mut decision) {
             // The model is unsure too, or the text is unlike its training
             // data: the heuristic's decision stands.
             let h = C::classification(&mut decision);
@@ -266,7 +286,7 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
                 // Its reasons went to the model's decision (both agreed).
                 h.reasons = c.reasons;
             }
-            h.reasons.push(if p.coverage() < self.thresholds.min_model_coverage {
+            h.reasons.push(if p.coverage() < thresholds.min_model_coverage {
                 tact_types::Reason::new(
                     "model_unfamiliar",
                     "deferred, but the learned model saw too few of the words in training: the heuristic stands",

@@ -73,7 +73,7 @@ impl Thresholds {
     /// The threshold of `task`.
     pub fn of(&self, task: Task) -> f32 {
         match task {
-            Task::Effort => self.effort,
+            Task::Effort | Task::EffortInMessage => self.effort,
             Task::Granularity => self.granularity,
             _ => self.route,
         }

@@ -42,8 +42,9 @@ crate::strategy::strategy_enum! {
     all: [Hybrid, Heuristic, Seed, Learned],
 }
 
-/// A question and what the user already has at hand.
-type Input<'a> = (&'a str, Option<&'a str>);
+/// A question, what the user already has at hand, and whether it is read
+/// in the agent message it was asked in.
+type Input<'a> = (&'a str, Option<&'a str>, bool);
 
 impl Cues for heuristic::Heuristic {
     type Label = EffortLevel;
@@ -52,14 +53,19 @@ impl Cues for heuristic::Heuristic {
     type Extras = heuristic::Extras;
 
     const TASK: Task = Task::Effort;
+    const ALTERNATE: Option<Task> = Some(Task::EffortInMessage);
 
-    fn decide(&self, (question, context): Input<'_>) -> Self::Decision {
+    fn alternate((_, _, in_message): Input<'_>) -> bool {
+        in_message
+    }
+
+    fn decide(&self, (question, context, _): Input<'_>) -> Self::Decision {
         self.classify(question, context)
     }
 
     fn trace(
         &self,
-        (question, context): Input<'_>,
+        (question, context, _): Input<'_>,
         extras: &mut Self::Extras,
     ) -> Trace<Self::Decision> {
         let (decision, gap, text) = self.classify_traced(question, context, Some(extras));
@@ -104,7 +110,7 @@ impl Cues for heuristic::Heuristic {
         model
     }
 
-    fn prompt((question, context): Input<'_>, _: &str) -> String {
+    fn prompt((question, context, _): Input<'_>, _: &str) -> String {
         model_prompt(question, context)
     }
 }
@@ -133,7 +139,7 @@ fn model_prompt(question: &str, context: Option<&str>) -> String {
 struct SeedTree;
 
 impl Baseline<heuristic::Heuristic> for SeedTree {
-    fn decide(&self, (question, _): Input<'_>) -> Classification<EffortLevel> {
+    fn decide(&self, (question, ..): Input<'_>) -> Classification<EffortLevel> {
         seed::classify(question)
     }
 }
@@ -156,14 +162,14 @@ impl EffortClassifier {
     /// answers the question, the question is low effort. The result names
     /// the tier that decided.
     pub fn classify(&self, question: &str, context: Option<&str>) -> Classification<EffortLevel> {
-        self.tiers.classify((question, context))
+        self.tiers.classify((question, context, false))
     }
 
     /// The heuristic's decision with its top-two gap and the learned
     /// model's input (what `cargo xtask train` learns from). `None` for
     /// the `seed` strategy, which has no cues.
     pub fn trace(&self, question: &str, context: Option<&str>) -> Option<Traced<EffortLevel>> {
-        self.tiers.trace((question, context))
+        self.tiers.trace((question, context, false))
     }
 
     /// [`EffortClassifier::trace`] for a question inside its message, as
@@ -177,7 +183,7 @@ impl EffortClassifier {
         at: usize,
         context: Option<&str>,
     ) -> Option<Traced<EffortLevel>> {
-        let mut t = self.trace(question, context)?;
+        let mut t = self.tiers.trace((question, context, true))?;
         if let Some(r) = picks_listed_option(question, message.items_before(at)) {
             t.heuristic = r;
             t.fixed = true;
@@ -193,7 +199,11 @@ impl EffortClassifier {
     /// after the message lists two or more options is low effort, as
     /// picking one of the options offered is (decided by the heuristic
     /// tier, under the `hybrid` and `heuristic` strategies). Otherwise it
-    /// is [`EffortClassifier::classify`]. Linear in the question's length
+    /// is [`EffortClassifier::classify`], but for the learned tier: with
+    /// the embedded models, a question read in its message goes to the
+    /// model that also learned from real agents' questions in their
+    /// messages ([`Task::EffortInMessage`]; a model given to the builder
+    /// serves both). Linear in the question's length
     /// (and logarithmic in the message's items), so classifying every
     /// question of a message stays linear in the message.
     pub fn classify_in(
@@ -208,7 +218,7 @@ impl EffortClassifier {
                 return r;
             }
         }
-        self.classify(question, context)
+        self.tiers.classify((question, context, true))
     }
 
     /// Finds every question in a whole agent message and classifies each

@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use tact_classifiers::effort::{EffortClassifier, Strategy as EStrategy};
+use tact_classifiers::effort::{EffortClassifier, InMessage, Strategy as EStrategy};
 use tact_classifiers::granularity::{GranularityClassifier, Strategy as GStrategy};
 use tact_classifiers::learned::{HybridThresholds, LinearModel, Task};
 use tact_classifiers::route::{Router, Strategy as RStrategy};
@@ -187,6 +187,43 @@ fn a_users_model_is_checked_against_the_task() {
         c.classify("Which port?", None).label,
         all().effort[0].classify("Which port?", None).label
     );
+}
+
+#[test]
+fn questions_read_in_their_message_go_to_the_in_message_model() {
+    let learned = EffortClassifier::builder()
+        .strategy(EStrategy::Learned)
+        .build()
+        .unwrap();
+    let q = "What authentication method should we use?";
+    let msg = format!("I set up the API routes.\n\n{q}");
+    let at = msg.find(q).unwrap();
+    let t = learned.trace(q, None).unwrap();
+    let sure = |task: Task| {
+        let m = LinearModel::from_json(task.default_model_json()).unwrap();
+        let p = m.predict(&t.input.text, t.input.extras.iter().copied());
+        p.probability(p.label())
+    };
+    let alone = learned.classify(q, None).confidence;
+    let within = learned
+        .classify_in(q, &InMessage::new(&msg), at, None)
+        .confidence;
+    assert_eq!(
+        (alone, within),
+        (sure(Task::Effort), sure(Task::EffortInMessage))
+    );
+    assert_ne!(alone, within);
+    // A host's model, of either effort task, serves both readings.
+    for task in [Task::Effort, Task::EffortInMessage] {
+        let own = EffortClassifier::builder()
+            .strategy(EStrategy::Learned)
+            .model(LinearModel::from_json(task.default_model_json()).unwrap())
+            .build()
+            .unwrap();
+        assert_eq!(own.classify(q, None).confidence, sure(task));
+        let r = own.classify_in(q, &InMessage::new(&msg), at, None);
+        assert_eq!(r.confidence, sure(task));
+    }
 }
 
 #[test]
