@@ -39,8 +39,9 @@ mod tag {
     /// no weight alone; both together are holistic advice.
     pub const SUBSTITUTION: u16 = 4;
     /// A request for the assistant to do something ("can you set a
-    /// timer"): no weight, a marker the hybrid reads.
-    pub const TASK: u16 = 5;
+    /// timer") or a question about the user's own records ("my balance"):
+    /// no weight, markers the hybrid reads.
+    pub const MARKER: u16 = 5;
 }
 
 /// Total evidence below which a decision is ambiguous and its confidence
@@ -524,6 +525,12 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
             ],
             fine("definition", 2.5, "asks for a definition"),
         )
+        .literals(
+            &[
+                "my", "mis", "mein", "meine", "meinen", "meinem", "meiner", "meines",
+            ],
+            Cue::new("own_records", 0.0, "asks about the user's own records").tagged(tag::MARKER),
+        )
         .build()?;
     let starts = CueSet::builder()
         .literals(
@@ -635,7 +642,8 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "^ podrias",
                 "^ kannst du",
             ],
-            Cue::new("assistant_task", 0.0, "asks the assistant to do something").tagged(tag::TASK),
+            Cue::new("assistant_task", 0.0, "asks the assistant to do something")
+                .tagged(tag::MARKER),
         )
         .literals(
             &[
@@ -777,7 +785,7 @@ fn reasons(found: &[(&Cue, &str)], label: Granularity, digits: bool, values: f32
                 continue;
             }
             // Its reason is the pair's (`substitution`); a marker has none.
-            tag::SUBSTITUTION | tag::TASK => continue,
+            tag::SUBSTITUTION | tag::MARKER => continue,
             _ => Granularity::FineGrained,
         };
         let sign = if side == label { 1.0 } else { -1.0 };

@@ -100,13 +100,17 @@ fn assistant_queries_follow_the_guides_common_shapes() {
 }
 
 #[test]
-fn tasks_for_the_assistant_stay_fine_grained_unless_they_ask_for_understanding() {
+fn tasks_and_own_records_stay_fine_grained_unless_they_ask_for_understanding() {
     // Kept from the model, which met "can you" before "explain" and
-    // "summarize" only.
+    // "summarize" only, and questions about the user's own records, which
+    // it hardly met at all.
     for q in [
         "can you set an alarm for 7 am tomorrow",
         "could you turn the volume down a bit",
         "would you read me my last message",
+        "what are my upcoming dentist appointments",
+        "what are my streaming subscriptions",
+        "what were my medical expenses in march",
     ] {
         let d = classifier().classify(q);
         assert_eq!(d.label(), FineGrained, "{q}");
@@ -117,6 +121,7 @@ fn tasks_for_the_assistant_stay_fine_grained_unless_they_ask_for_understanding()
         );
     }
     assert_label("Can you explain why the build takes so long?", Holistic);
+    assert_label("why do my builds take so long", Holistic);
     assert_label("Could you summarize the design document?", Holistic);
 }
 
