@@ -77,7 +77,7 @@ impl FeatureConfig {
     }
 
     /// [`FeatureConfig::for_each`], also telling `f` whether a feature is
-    /// a word (a unigram: what [`crate::learn::LinearModel::coverage`]
+    /// a word (a unigram: what [`crate::learn::Prediction::coverage`]
     /// counts).
     pub(crate) fn for_each_marked<'e>(
         &self,

@@ -77,8 +77,8 @@ pub struct HybridThresholds {
     /// Smallest share of the input's words the model saw in training (its
     /// [`Prediction::coverage`]) for it to replace a deferred decision (0,
     /// the default: any); below it the heuristic's decision stands. On
-    /// text unlike its training data a model is confidently wrong as
-    /// often as it is right, where the cues still hold.
+    /// text unlike its training data a model can be confidently wrong
+    /// where the cues still hold.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub min_model_coverage: f32,
 }
