@@ -448,7 +448,9 @@ pub fn train(task: Task, sources: &[Source], trainer: &Trainer) -> Result<Traine
 /// heuristic was tuned on it), the calibration split (it was not; the
 /// hybrid thresholds are chosen there), the real calibration split (for
 /// the thresholds alone) and, with `real` (their weight), the real train
-/// splits.
+/// splits. Effort's in-message model reads its own set
+/// ([`in_message_sources`]; `real` weighs its real train split, 1 when
+/// `None`).
 pub fn fixture_sources(root: &Path, task: Task, real: Option<f64>) -> Vec<Source> {
     if task == Task::EffortInMessage {
         return in_message_sources(&root.join("fixtures/effort"), real.unwrap_or(1.0));
