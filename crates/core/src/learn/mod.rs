@@ -146,6 +146,21 @@ pub struct TrainingInfo {
     /// when more than 1).
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub shuffles: u32,
+    /// How far classes were balanced within each group (see
+    /// [`Trainer::class_balance`]; written only when not 1).
+    #[serde(default = "full", skip_serializing_if = "is_full")]
+    pub class_balance: f64,
+}
+
+/// The default of [`TrainingInfo::class_balance`].
+const fn full() -> f64 {
+    1.0
+}
+
+/// Whether [`TrainingInfo::class_balance`] is its default.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_full(x: &f64) -> bool {
+    *x == 1.0
 }
 
 /// The default of [`TrainingInfo::shuffles`].

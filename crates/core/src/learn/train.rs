@@ -80,6 +80,12 @@ pub struct Trainer {
     /// model scores as the mean of the models would, at one model's cost,
     /// and depends less on the luck of one order.
     pub shuffles: u32,
+    /// How far the classes are balanced within each group, in 0..=1: each
+    /// example's class weight is the fully balancing one (group total over
+    /// classes present times class total) to this power. 1 (the default)
+    /// balances fully; 0 keeps the data's own class frequencies, which
+    /// suits text where one class is most of what a user meets.
+    pub class_balance: f64,
 }
 
 impl Default for Trainer {
@@ -92,6 +98,7 @@ impl Default for Trainer {
             seed: 0x7AC7,
             folds: 5,
             shuffles: 1,
+            class_balance: 1.0,
         }
     }
 }
@@ -133,6 +140,12 @@ impl Trainer {
         self.features.validate().map_err(bad)?;
         if self.folds < 2 {
             return Err(bad("at least 2 folds are needed".into()));
+        }
+        if !(0.0..=1.0).contains(&self.class_balance) {
+            return Err(bad(format!(
+                "class_balance {} is outside 0..=1",
+                self.class_balance
+            )));
         }
         if self.shuffles < 1 {
             return Err(bad("at least 1 shuffle is needed".into()));
@@ -190,6 +203,7 @@ impl Trainer {
                 seed: self.seed,
                 folds: self.folds,
                 shuffles: self.shuffles,
+                class_balance: self.class_balance,
             },
             temperature: round(f64::from(temperature)),
             hybrid: None,
@@ -302,7 +316,12 @@ impl Trainer {
                 let mut w = [0.0f64; MAX_LABELS];
                 for (wj, &c) in w.iter_mut().zip(counts.iter()).take(k) {
                     if c > 0.0 {
-                        *wj = total / (present as f64 * c);
+                        let balancing = total / (present as f64 * c);
+                        *wj = if self.class_balance == 1.0 {
+                            balancing
+                        } else {
+                            balancing.powf(self.class_balance)
+                        };
                     }
                 }
                 (*g, w)
@@ -506,6 +525,66 @@ mod tests {
         );
         let none = Trainer { shuffles: 0, ..t };
         assert!(none.train("x", labels(), &data).is_err());
+    }
+
+    #[test]
+    fn class_balance_weighs_the_classes_and_is_recorded_when_partial() {
+        // Three of one class, one of the other: balancing moves the bias.
+        let data: Vec<Example> = [("red", 0), ("rose", 0), ("ruby", 0), ("blue", 1)]
+            .iter()
+            .map(|(t, y)| Example::new(t, vec![], *y))
+            .collect();
+        let t = Trainer {
+            epochs: 5,
+            folds: 2,
+            ..Trainer::default()
+        };
+        let labels = || vec!["a".into(), "b".into()];
+        let full = t.train("x", labels(), &data).unwrap().model;
+        let half = Trainer {
+            class_balance: 0.5,
+            ..t.clone()
+        }
+        .train("x", labels(), &data)
+        .unwrap()
+        .model;
+        let none = Trainer {
+            class_balance: 0.0,
+            ..t.clone()
+        }
+        .train("x", labels(), &data)
+        .unwrap()
+        .model;
+        // The unseen word's prediction is the bias: the more balanced, the
+        // less it leans to the frequent class.
+        let p = |m: &LinearModel| m.predict("green", []).probability(0);
+        assert!(
+            p(&full) < p(&half) && p(&half) < p(&none),
+            "{} {} {}",
+            p(&full),
+            p(&half),
+            p(&none)
+        );
+        assert!(!full.to_json().contains("class_balance"));
+        assert!(half.to_json().contains("\"class_balance\":0.5"));
+        let back = LinearModel::from_json(&half.to_json()).unwrap();
+        assert_eq!(back.training().class_balance, 0.5);
+        assert_eq!(
+            LinearModel::from_json(&full.to_json())
+                .unwrap()
+                .training()
+                .class_balance,
+            1.0
+        );
+        for bad in [-0.1, 1.5, f64::NAN] {
+            let e = Trainer {
+                class_balance: bad,
+                ..t.clone()
+            }
+            .train("x", labels(), &data)
+            .unwrap_err();
+            assert!(e.to_string().contains("class_balance"), "{e}");
+        }
     }
 
     #[test]
