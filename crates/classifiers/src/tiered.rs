@@ -452,7 +452,9 @@ macro_rules! classifier_methods {
             self.strategy
         }
 
-        /// The hybrid thresholds in use.
+        /// The hybrid thresholds in use: the builder's, else the model's
+        /// (with the embedded models, effort's questions read in their
+        /// message use the in-message model's own).
         pub fn hybrid_thresholds(&self) -> $crate::learned::HybridThresholds {
             self.tiers.thresholds()
         }
