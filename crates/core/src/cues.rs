@@ -542,8 +542,11 @@ impl CueSet {
     fn collect_hits<'a>(&'a self, normalized: &str, locate: bool) -> Vec<CueHit<'a>> {
         // Allocated at the first hit: many searches find none.
         let mut out: Vec<CueHit<'a>> = Vec::new();
+        // The literal patterns reported so far: the first 32 on the stack,
+        // any more (a long text) in a vector allocated then.
         let mut seen_literal: [usize; 32] = [usize::MAX; 32];
         let mut seen_count = 0usize;
+        let mut seen_more: Vec<usize> = Vec::new();
         // Leftmost-longest semantics, searched anchored at each position
         // where a literal may start: a word start or a non-alphanumeric
         // character (a literal starting with a letter or digit never
@@ -617,11 +620,12 @@ impl CueSet {
                 pos = e;
                 prev_alnum = pat_ends_word;
             }
-            if seen_literal[..seen_count.min(32)].contains(&idx) {
+            if seen_literal[..seen_count.min(32)].contains(&idx) || seen_more.contains(&idx) {
                 continue;
             }
-            if let Some(slot) = seen_literal.get_mut(seen_count) {
-                *slot = idx;
+            match seen_literal.get_mut(seen_count) {
+                Some(slot) => *slot = idx,
+                None => seen_more.push(idx),
             }
             seen_count += 1;
             if out.capacity() == 0 {
@@ -710,6 +714,23 @@ mod tests {
         let mut all = set.clone();
         all.words.keys = Box::new([u64::MAX; WORD_FILTER_WORDS]);
         all
+    }
+
+    #[test]
+    fn each_literal_pattern_is_reported_once_however_many_patterns_match() {
+        // Forty distinct patterns (more than the 32 kept on the stack),
+        // each written twice in the text.
+        let words: Vec<String> = (0..40).map(|i| format!("w{i}x")).collect();
+        let pats: Vec<&str> = words.iter().map(String::as_str).collect();
+        let set = CueSet::builder()
+            .literals(&pats, Cue::new("w", 1.0, "w"))
+            .build()
+            .unwrap();
+        let text = format!("{} {}", words.join(" "), words.join(" "));
+        let hits = set.hits(&text);
+        assert_eq!(hits.len(), 40);
+        // Each at its first match.
+        assert!(hits.iter().all(|h| h.start < text.len() / 2), "{hits:?}");
     }
 
     #[test]
