@@ -542,11 +542,10 @@ impl CueSet {
     fn collect_hits<'a>(&'a self, normalized: &str, locate: bool) -> Vec<CueHit<'a>> {
         // Allocated at the first hit: many searches find none.
         let mut out: Vec<CueHit<'a>> = Vec::new();
-        // The literal patterns reported so far: the first 32 on the stack,
-        // any more (a long text) in a vector allocated then.
+        // The literal patterns reported so far: the first 32 on the stack;
+        // any more (a long text) are known by their hits in `out`.
         let mut seen_literal: [usize; 32] = [usize::MAX; 32];
         let mut seen_count = 0usize;
-        let mut seen_more: Vec<usize> = Vec::new();
         // Leftmost-longest semantics, searched anchored at each position
         // where a literal may start: a word start or a non-alphanumeric
         // character (a literal starting with a letter or digit never
@@ -620,12 +619,17 @@ impl CueSet {
                 pos = e;
                 prev_alnum = pat_ends_word;
             }
-            if seen_literal[..seen_count.min(32)].contains(&idx) || seen_more.contains(&idx) {
+            if seen_literal[..seen_count.min(32)].contains(&idx)
+                || (seen_count > 32
+                    && out.iter().skip(32).any(|h| {
+                        std::ptr::eq(h.cue, cue)
+                            && normalized.get(h.start..h.end) == normalized.get(s..e)
+                    }))
+            {
                 continue;
             }
-            match seen_literal.get_mut(seen_count) {
-                Some(slot) => *slot = idx,
-                None => seen_more.push(idx),
+            if let Some(slot) = seen_literal.get_mut(seen_count) {
+                *slot = idx;
             }
             seen_count += 1;
             if out.capacity() == 0 {
