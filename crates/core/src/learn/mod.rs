@@ -579,20 +579,18 @@ impl Prediction {
 
 #[cfg(test)]
 mod tests {
+    use super::train::tests::labelled;
     use super::*;
 
     fn tiny() -> LinearModel {
-        let data: Vec<Example> = [
+        let data = labelled(&[
             ("how many rows", 0),
             ("which port", 0),
             ("what date", 0),
             ("summarize everything", 1),
             ("explain the approach", 1),
             ("overview of themes", 1),
-        ]
-        .iter()
-        .map(|(t, y)| Example::new(t, vec![], *y))
-        .collect();
+        ]);
         let trainer = Trainer {
             epochs: 5,
             folds: 2,
@@ -679,15 +677,12 @@ mod tests {
     #[test]
     fn out_of_fold_coverage_uses_the_folds_vocabulary() {
         // Two folds by position (0 and 2, 1 and 3): "delta" only in fold 0.
-        let data: Vec<Example> = [
+        let data = labelled(&[
             ("alpha beta", 0),
             ("beta gamma", 1),
             ("gamma delta", 0),
             ("alpha beta", 1),
-        ]
-        .iter()
-        .map(|(t, y)| Example::new(t, vec![], *y))
-        .collect();
+        ]);
         let trainer = Trainer {
             epochs: 2,
             folds: 2,

@@ -449,8 +449,17 @@ impl SplitMix64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Examples of `(text, label)` pairs with no extras (shared with the
+    /// model's tests).
+    pub(crate) fn labelled(pairs: &[(&str, usize)]) -> Vec<Example> {
+        pairs
+            .iter()
+            .map(|(t, y)| Example::new(t, vec![], *y))
+            .collect()
+    }
 
     fn data() -> Vec<Example> {
         let mut v = Vec::new();
@@ -530,31 +539,23 @@ mod tests {
     #[test]
     fn class_balance_weighs_the_classes_and_is_recorded_when_partial() {
         // Three of one class, one of the other: balancing moves the bias.
-        let data: Vec<Example> = [("red", 0), ("rose", 0), ("ruby", 0), ("blue", 1)]
-            .iter()
-            .map(|(t, y)| Example::new(t, vec![], *y))
-            .collect();
+        let data = labelled(&[("red", 0), ("rose", 0), ("ruby", 0), ("blue", 1)]);
         let t = Trainer {
             epochs: 5,
             folds: 2,
             ..Trainer::default()
         };
         let labels = || vec!["a".into(), "b".into()];
-        let full = t.train("x", labels(), &data).unwrap().model;
-        let half = Trainer {
-            class_balance: 0.5,
-            ..t.clone()
-        }
-        .train("x", labels(), &data)
-        .unwrap()
-        .model;
-        let none = Trainer {
-            class_balance: 0.0,
-            ..t.clone()
-        }
-        .train("x", labels(), &data)
-        .unwrap()
-        .model;
+        let at = |class_balance: f64| {
+            Trainer {
+                class_balance,
+                ..t.clone()
+            }
+            .train("x", labels(), &data)
+        };
+        let full = at(1.0).unwrap().model;
+        let half = at(0.5).unwrap().model;
+        let none = at(0.0).unwrap().model;
         // The unseen word's prediction is the bias: the more balanced, the
         // less it leans to the frequent class.
         let p = |m: &LinearModel| m.predict("green", []).probability(0);
@@ -577,12 +578,7 @@ mod tests {
             1.0
         );
         for bad in [-0.1, 1.5, f64::NAN] {
-            let e = Trainer {
-                class_balance: bad,
-                ..t.clone()
-            }
-            .train("x", labels(), &data)
-            .unwrap_err();
+            let e = at(bad).unwrap_err();
             assert!(e.to_string().contains("class_balance"), "{e}");
         }
     }
