@@ -118,7 +118,7 @@ pub(crate) fn without_sign_off(norm: &str) -> &str {
         .rposition(|b| !b.is_ascii_alphabetic())
         .map_or(0, |i| i + 1);
     if !is_sign_off_last_word(&body[start..]) {
-        return norm;
+        return without_separator(norm);
     }
     for s in SIGN_OFFS {
         let Some(before) = body.strip_suffix(s) else {
@@ -132,17 +132,30 @@ pub(crate) fn without_sign_off(norm: &str) -> &str {
         {
             continue;
         }
+        // The separator before the sign-off goes with it; a sentence's
+        // own end stays, as it does without a sign-off ("X." and "X.
+        // thanks!" read the same).
         let kept = before.trim_end_matches(|c: char| {
-            c.is_whitespace()
-                || matches!(c, ',' | '.' | '!' | '-')
-                || (!c.is_ascii() && !c.is_alphanumeric())
+            c.is_whitespace() || matches!(c, ',' | '-') || (!c.is_ascii() && !c.is_alphanumeric())
         });
         if kept.chars().any(char::is_alphanumeric) {
             return kept;
         }
         return norm;
     }
-    norm
+    without_separator(norm)
+}
+
+/// `norm` without a dangling separator at its end ("... the image
+/// data,"), as a sign-off would take it with it: "X," and "X, thanks" read
+/// the same.
+fn without_separator(norm: &str) -> &str {
+    let kept = norm.trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ',' | '-'));
+    if kept.chars().any(char::is_alphanumeric) {
+        kept
+    } else {
+        norm
+    }
 }
 
 /// The text after a leading list marker and its space, if any.
@@ -316,7 +329,13 @@ mod tests {
 
     #[test]
     fn drops_a_sign_off_after_something_else() {
-        assert_eq!(without_sign_off("push it. thanks!"), "push it");
+        // The sentence's own end stays, as it does without a sign-off; a
+        // dangling separator goes, with or without one.
+        assert_eq!(without_sign_off("push it. thanks!"), "push it.");
+        assert_eq!(without_sign_off("push it"), "push it");
+        assert_eq!(without_sign_off("push it, thanks"), "push it");
+        assert_eq!(without_sign_off("push it,"), "push it");
+        assert_eq!(without_sign_off(", -"), ", -");
         assert_eq!(
             without_sign_off("what license? thank you 🙏"),
             "what license?"

@@ -393,6 +393,10 @@ struct WordFilter {
 /// 64-bit words in the filter's bit set (2^15 bits).
 const WORD_FILTER_WORDS: usize = 512;
 
+/// Literals starting at one position that a walk keeps, the longest
+/// ("the", "the code" and "the codebase" are three): when a text nests
+/// more, a shorter one is not tried.
+const NESTED: usize = 4;
 /// Byte class: some literal starts with this byte.
 const FIRST: u8 = 1;
 /// Byte class: an ASCII letter or digit.
@@ -512,12 +516,16 @@ impl CueSet {
         self.collect_hits(normalized, true)
     }
 
-    /// The longest literal starting exactly at `at` (pattern index, end):
-    /// an anchored walk of the automaton that stops at its dead state, a few
-    /// bytes in for most positions.
-    fn longest_at(&self, bytes: &[u8], at: usize) -> Option<(usize, usize)> {
-        let mut sid = self.ac.start_state(Anchored::Yes).ok()?;
-        let mut found = None;
+    /// The literals starting exactly at `at`, shortest first (pattern
+    /// index, end), and how many there are: an anchored walk of the
+    /// automaton that stops at its dead state, a few bytes in for most
+    /// positions. Past [`NESTED`] nested literals, the shortest are dropped.
+    fn starting_at(&self, bytes: &[u8], at: usize) -> ([(usize, usize); NESTED], usize) {
+        let mut found = [(0usize, 0usize); NESTED];
+        let mut count = 0usize;
+        let Ok(mut sid) = self.ac.start_state(Anchored::Yes) else {
+            return (found, 0);
+        };
         for (i, &b) in bytes.iter().enumerate().skip(at) {
             sid = self.ac.next_state(Anchored::Yes, sid, b);
             if !self.ac.is_special(sid) {
@@ -532,11 +540,18 @@ impl CueSet {
                 // through failure transitions): only those starting at `at`
                 // count, as in the crate's own anchored search.
                 if (i + 1).checked_sub(self.ac.pattern_len(pid)) == Some(at) {
-                    found = Some((pid.as_usize(), i + 1));
+                    if count == NESTED {
+                        found.copy_within(1.., 0);
+                        count -= 1;
+                    }
+                    if let Some(slot) = found.get_mut(count) {
+                        *slot = (pid.as_usize(), i + 1);
+                        count += 1;
+                    }
                 }
             }
         }
-        found
+        (found, count)
     }
 
     fn collect_hits<'a>(&'a self, normalized: &str, locate: bool) -> Vec<CueHit<'a>> {
@@ -599,22 +614,34 @@ impl CueSet {
                     continue;
                 }
             }
-            let Some((idx, e)) = self.longest_at(bytes, here) else {
-                continue;
+            // The longest literal at this start whose end is a word's: a
+            // literal ending in a letter or digit must end a word, unless it
+            // is a prefix pattern (`investigat*`). A shorter one stands where
+            // a longer one ends mid-word ("the" in "the codebase" beside
+            // "the code"); the boundary is tested on the walk's matches
+            // only, longest first.
+            let (found, count) = self.starting_at(bytes, here);
+            let ends_word = |e: usize| {
+                normalized
+                    .get(..e)
+                    .and_then(|t| t.chars().next_back())
+                    .is_some_and(char::is_alphanumeric)
             };
-            let s = here;
-            let (Some(cue), Some(&prefix)) =
-                (self.literal_cues.get(idx), self.literal_prefix.get(idx))
+            let Some((idx, e, pat_ends_word)) =
+                found[..count].iter().rev().find_map(|&(idx, e)| {
+                    let pat_ends_word = ends_word(e);
+                    (self.literal_prefix.get(idx) == Some(&true)
+                        || !pat_ends_word
+                        || !is_word_byte_after(normalized, e))
+                    .then_some((idx, e, pat_ends_word))
+                })
             else {
                 continue;
             };
-            let pat_ends_word = normalized[..e]
-                .chars()
-                .next_back()
-                .is_some_and(char::is_alphanumeric);
-            if !prefix && pat_ends_word && is_word_byte_after(normalized, e) {
+            let s = here;
+            let Some(cue) = self.literal_cues.get(idx) else {
                 continue;
-            }
+            };
             if e > s {
                 pos = e;
                 prev_alnum = pat_ends_word;
@@ -827,6 +854,22 @@ mod tests {
             .map(|h| h.cue.name)
             .collect();
         assert_eq!(names, ["codebase"]);
+    }
+
+    #[test]
+    fn a_rejected_match_does_not_hide_a_shorter_one_at_its_start() {
+        let s = CueSet::builder()
+            .literal("the code", Cue::new("the_code", 1.0, "x"))
+            .literal("the", Cue::new("the", 1.0, "x"))
+            .literal("codebase", Cue::new("codebase", 1.0, "x"))
+            .build()
+            .unwrap();
+        let hits = s.hits("see the codebase");
+        let names: Vec<(&str, usize)> = hits.iter().map(|h| (h.cue.name, h.start)).collect();
+        assert_eq!(names, [("the", 4), ("codebase", 8)]);
+        // Where the longer one ends a word, it stands alone.
+        let names: Vec<&str> = s.hits("the code base").iter().map(|h| h.cue.name).collect();
+        assert_eq!(names, ["the_code"]);
     }
 
     #[test]
