@@ -223,6 +223,9 @@ fn a_third_party_services_billing_and_a_project_plan_are_not_platform() {
         // A project plan, and a domain word.
         "By following this plan, we can keep the project on track. Start with task 1.",
         "https://restapi.e-conomic.com/accounting-years/2022/entries?demo=true\n\nI think we need to use similar like this?",
+        // The user's project or account, with no usage figure.
+        "i downloaded db browser how can i connect it to my project folder",
+        "i forked it to my account",
     ] {
         let r = router().route(m, &[]);
         assert_ne!(
@@ -237,6 +240,37 @@ fn a_third_party_services_billing_and_a_project_plan_are_not_platform() {
         &[],
         Platform,
     );
+    assert_route(
+        "Which of my projects is burning through the most calls?",
+        &[],
+        Platform,
+    );
+    assert_route(
+        "My project has made 8,400 of 10,000 calls this month",
+        &[],
+        Platform,
+    );
+}
+
+#[test]
+fn a_message_in_a_script_the_cues_do_not_read_asks_for_work_and_keeps_retrieval() {
+    // No cue fires in Chinese: a request, not a remark (which would skip
+    // retrieval); a question mark, full-width too, still asks a question.
+    let d = router().route("帮我实现这个功能", &[]);
+    assert_eq!(d.label(), CodeGeneration, "{:?}", d.classification.reasons);
+    assert_eq!(d.rule, RouteRule::Fallback);
+    assert!(d.needs_retrieval);
+    assert!(
+        d.classification
+            .reasons
+            .iter()
+            .any(|r| r.detail.contains("script the cues do not read")),
+        "{:?}",
+        d.classification.reasons
+    );
+    assert_route("这个模型要怎么运行？", &[], Retrieval);
+    // A remark in a script the cues read stays a remark.
+    assert_route("lets skip Prompt Registry", &[], Conversational);
 }
 
 #[test]

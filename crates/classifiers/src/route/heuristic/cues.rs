@@ -78,7 +78,7 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
             &[
                 "do i have left", "have i used", "i've used", "i have used", "i've consumed",
                 "have i made", "did i make", "am i paying", "will i pay", "i'm paying", "am i on",
-                "i'm on", "is this account", "my project", "my projects", "am i to", "charged me", "charge me", "cost me", "bill me", "i paid",
+                "i'm on", "is this account", "which of my projects", "am i to", "charged me", "charge me", "cost me", "bill me", "i paid",
                 "did i exceed", "over my", "i exceed", "exceed my", "go over my", "go past my", "hit my",
                 "me quedan", "cuanto me queda", "me queda hasta", "que me queda", "llevo consumido",
                 "me paso del", "me paso de", "pasarme del", "limite de llamadas", "have i spent",
@@ -91,7 +91,7 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "me habeis cobrado", "me han cobrado", "me cobrais", "lo cobrais", "pague",
                 "voy a pagar", "me costaria", "tengo contratado", "tengo el proyecto",
                 "mis apis", "me conviene subir", "uso va mi cuenta", "quedan en mi",
-                "my colleague", "on the account", "to my account", "on my account",
+                "my colleague", "on the account", "on my account",
             ],
             cue("my_account", MINE, 3.0, "the user's own account data"),
         )
@@ -147,6 +147,10 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "usage", "uso", "consumo", "consumido", "consumed", "used", "gone", "calls",
                 "llamadas", "requests", "peticiones", "executions", "ejecuciones", "storage",
                 "almacenamiento", "spend", "spent", "credits", "projects", "proyectos",
+                // The user's project or account is account data with a usage
+                // figure ("my project has made 8,400 of 10,000 calls"), not
+                // alone ("my project folder", "forked it to my account").
+                "my project", "my projects", "to my account",
             ],
             cue("usage_noun", USAGE, 0.5, "usage vocabulary"),
         )
@@ -251,6 +255,15 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "stworzmy", "utworz", "zaimplementuj", "zacommituj", "przejdz", "uzupełnij",
                 "posprzataj", "skopiuj", "przepisz", "start implementing", "implementing",
                 "execute task", "excute",
+                "solve", "fork", "turn off", "turn on", "enable", "disable", "hide",
+                "increase", "decrease", "reduce", "init", "initialize", "set it up",
+                "let's work on", "lets work on", "let's continue", "lets continue",
+                "let's start", "lets start", "let's begin", "lets begin", "let's implement",
+                "lets implement", "let's move", "lets move", "let's do", "lets do",
+                "let's fix", "lets fix", "let's remove", "lets remove", "let's set",
+                "lets set", "let's make", "lets make", "let's build", "lets build",
+                "let's create", "lets create", "let's address", "lets address",
+                "let's update", "lets update", "let's integrate", "lets integrate",
             ],
             cue("agent_action", CODE_VERB, 1.5, "asks the agent to act on the project"),
         )
@@ -313,6 +326,11 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
                 "nao funciona", "deu erro", "um erro", "esta quebrado",
                 "nie działa", "bład", "błedy", "now i get", "now i'm getting", "still get", "segue erro", "segue o erro",
                 "does not exist", "doesn't exist",
+                "still doing", "still seeing", "still there", "still occurs", "still happening",
+                "still shows", "still showing", "keeps", "not applied", "wasn't applied",
+                "was not applied", "didn't work", "did not work", "doesn't work",
+                "does not work", "marche pas", "no change", "not displaying", "not appearing",
+                "doesn't appear", "does not appear", "didn't close", "is broken", "are broken",
                 // A pasted error or stack trace.
                 "traceback (most recent call last)", "\"severity\":", "panicked at",
                 "uncaught", "typeerror:", "referenceerror:", "syntaxerror:", "valueerror:",

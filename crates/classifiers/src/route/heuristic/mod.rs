@@ -183,11 +183,12 @@ impl Heuristic {
         let sum = |t: u16| sums[usize::from(t) & 31];
 
         let shape = Shape::of(crate::opening::unframed(raw));
-        // Normalized text separates words by single spaces.
+        // Normalized text separates words by single spaces; in Chinese or
+        // Japanese, two characters count as a word.
         let words = if text.is_empty() {
             0
         } else {
-            1 + text.bytes().filter(|&b| b == b' ').count()
+            1 + text.bytes().filter(|&b| b == b' ').count() + shape.wide / 2
         };
         let percent = raw.contains('%');
         // The figure regex runs only when a usage word makes it matter.
@@ -346,13 +347,18 @@ impl Heuristic {
                 });
             }
         }
+        // Read only when no cue decides: see `unread_script`.
+        let mut unread = false;
         let (label, rule) = if signal {
             (QueryType::Platform, RouteRule::PlatformSignal)
         } else {
             let best = argmax(&s);
             if content_evidence < 0.5 && referent.is_none() {
+                unread = !question && unread_script(text);
                 let fallback = if question {
                     QueryType::Retrieval
+                } else if unread {
+                    QueryType::CodeGeneration
                 } else {
                     QueryType::Conversational
                 };
@@ -429,6 +435,8 @@ impl Heuristic {
                 "fallback",
                 if question {
                     "no cue: a question goes to RETRIEVAL"
+                } else if unread {
+                    "no cue in a script the cues do not read: a request, which keeps retrieval"
                 } else {
                     "no cue: a remark goes to CONVERSATIONAL"
                 },
@@ -514,6 +522,20 @@ fn reasons(found: &[(&Cue, &str)], label: QueryType) -> Vec<Reason> {
         .collect()
 }
 
+/// Whether `text` is written mostly in a script the cues do not read
+/// (Chinese, Japanese: U+3000 to U+9FFF, counted by UTF-8 lead
+/// byte, against ASCII letters): with no cue, nothing says it is a
+/// remark, and most such messages to a coding assistant ask for work.
+fn unread_script(text: &str) -> bool {
+    let (wide, letters) = text.bytes().fold((0usize, 0usize), |(w, l), b| {
+        (
+            w + usize::from((0xE3..=0xE9).contains(&b)),
+            l + usize::from(b.is_ascii_alphabetic()),
+        )
+    });
+    wide >= 2 && wide * 2 > letters
+}
+
 /// Structural features of the raw message.
 #[derive(Debug, Default, Clone, Copy)]
 struct Shape {
@@ -527,10 +549,14 @@ struct Shape {
     snake: bool,
     /// An identifier directly followed by `(`: an inline call.
     call: bool,
-    /// A question mark or an opening `¿`.
+    /// A question mark (`?`, the full-width `？`) or an opening `¿`.
     question: bool,
     /// Any ASCII digit.
     digits: bool,
+    /// Characters of the scripts written without spaces between words
+    /// (Chinese, Japanese): U+3000 to U+9FFF, counted
+    /// by their UTF-8 lead byte.
+    wide: usize,
 }
 
 /// Byte classes for [`Shape::of`].
@@ -578,6 +604,7 @@ impl Shape {
             let c = CLASSES[usize::from(b)];
             seen |= c;
             s.code_chars += usize::from(c & class::CODE != 0);
+            s.wide += usize::from((0xE3..=0xE9).contains(&b));
             if c & class::UPPER != 0 && prev & class::LOWER != 0 {
                 s.ident = true;
             }
@@ -599,7 +626,7 @@ impl Shape {
             newline |= c & class::NEWLINE != 0;
             prev = c;
         }
-        s.question = seen & class::QMARK != 0 || raw.contains('¿');
+        s.question = seen & class::QMARK != 0 || raw.contains(['¿', '？']);
         s.digits = seen & class::DIGIT != 0;
         s
     }
