@@ -626,7 +626,8 @@ impl Shape {
             newline |= c & class::NEWLINE != 0;
             prev = c;
         }
-        s.question = seen & class::QMARK != 0 || raw.contains(['¿', '？']);
+        s.question =
+            seen & class::QMARK != 0 || raw.contains('¿') || (s.wide > 0 && raw.contains('？'));
         s.digits = seen & class::DIGIT != 0;
         s
     }
