@@ -245,17 +245,34 @@ fn undecorated(norm: &str) -> &str {
 }
 
 /// `^ ` followed by the first [`OPENING_BYTES`] bytes of `norm` (cut on a
-/// character boundary). Callers pass the text [`unframed`], as they
-/// classify it.
-pub(crate) fn opening(norm: &str) -> String {
+/// character boundary), on the stack. Callers pass the text [`unframed`],
+/// as they classify it.
+pub(crate) fn opening(norm: &str) -> Opening {
     let mut end = norm.len().min(OPENING_BYTES);
     while end > 0 && !norm.is_char_boundary(end) {
         end -= 1;
     }
-    let mut out = String::with_capacity(end + 2);
-    out.push_str("^ ");
-    out.push_str(norm.get(..end).unwrap_or(""));
+    let mut out = Opening {
+        buf: [0; OPENING_BYTES + 2],
+        len: end + 2,
+    };
+    out.buf[..2].copy_from_slice(b"^ ");
+    out.buf[2..end + 2].copy_from_slice(&norm.as_bytes()[..end]);
     out
+}
+
+/// The opening of a text: see [`opening`].
+pub(crate) struct Opening {
+    buf: [u8; OPENING_BYTES + 2],
+    len: usize,
+}
+
+impl Opening {
+    /// The opening as text.
+    pub(crate) fn as_str(&self) -> &str {
+        // Cut on a character boundary, so always UTF-8.
+        std::str::from_utf8(self.buf.get(..self.len).unwrap_or_default()).unwrap_or("^ ")
+    }
 }
 
 #[cfg(test)]
@@ -272,32 +289,33 @@ mod tests {
             let w = without_sign_off(u);
             prop_assert!(u.starts_with(w));
             prop_assert_eq!(unframed(u), u);
-            let _ = (is_courtesy(&n), model_form(n.clone()), opening(u));
+            let _ = (is_courtesy(&n), model_form(n.clone()), opening(u).as_str().len());
         }
     }
 
     #[test]
     fn cuts_on_characters() {
-        assert_eq!(opening("list the fields"), "^ list the fields");
+        assert_eq!(opening("list the fields").as_str(), "^ list the fields");
         let s = "é".repeat(30);
         let o = opening(&s);
+        let o = o.as_str();
         assert!(o.len() <= OPENING_BYTES + 2);
         assert!(o.ends_with('é'));
-        assert_eq!(opening(""), "^ ");
+        assert_eq!(opening("").as_str(), "^ ");
     }
 
     #[test]
     fn skips_decoration_before_the_first_word() {
-        assert_eq!(opening(unframed("🚀 **fix** it")), "^ fix** it");
+        assert_eq!(opening(unframed("🚀 **fix** it")).as_str(), "^ fix** it");
         assert_eq!(
-            opening(unframed("[emoji] [ok] quer que eu")),
+            opening(unframed("[emoji] [ok] quer que eu")).as_str(),
             "^ quer que eu"
         );
-        assert_eq!(opening(unframed("> ## ¿que es")), "^ ¿que es");
-        assert_eq!(opening(unframed("./run.sh")), "^ ./run.sh");
-        assert_eq!(opening(unframed("[a b] x")), "^ [a b] x");
-        assert_eq!(opening(unframed("[unclosed")), "^ [unclosed");
-        assert_eq!(opening(unframed("✅")), "^ ");
+        assert_eq!(opening(unframed("> ## ¿que es")).as_str(), "^ ¿que es");
+        assert_eq!(opening(unframed("./run.sh")).as_str(), "^ ./run.sh");
+        assert_eq!(opening(unframed("[a b] x")).as_str(), "^ [a b] x");
+        assert_eq!(opening(unframed("[unclosed")).as_str(), "^ [unclosed");
+        assert_eq!(opening(unframed("✅")).as_str(), "^ ");
     }
 
     #[test]

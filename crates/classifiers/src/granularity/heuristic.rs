@@ -691,12 +691,13 @@ impl Heuristic {
         let normalized = normalize(query);
         // "1. What is ...": a list marker is no number of the query.
         let norm = crate::opening::unframed(&normalized);
-        let head = crate::opening::opening(norm);
+        let opening = crate::opening::opening(norm);
+        let head = opening.as_str();
         let hits = self.cues.hits(norm);
-        let head_hits = self.starts.hits(&head);
+        let head_hits = self.starts.hits(head);
         let found: Vec<(&Cue, &str)> = head_hits
             .iter()
-            .map(|h| (h.cue, h.matched(&head)))
+            .map(|h| (h.cue, h.matched(head)))
             .chain(hits.iter().map(|h| (h.cue, h.matched(norm))))
             .collect();
         let (mut f, mut h, mut values) = (0.0f32, 0.0f32, 0.0f32);

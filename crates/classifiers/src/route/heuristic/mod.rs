@@ -164,12 +164,13 @@ impl Heuristic {
         } else {
             text
         };
-        let head = crate::opening::opening(text);
-        let head_hits = self.starts.hits(&head);
+        let opening = crate::opening::opening(text);
+        let head = opening.as_str();
+        let head_hits = self.starts.hits(head);
         let hits = self.cues.hits(text);
         let found: Vec<(&Cue, &str)> = head_hits
             .iter()
-            .map(|h| (h.cue, h.matched(&head)))
+            .map(|h| (h.cue, h.matched(head)))
             .chain(hits.iter().map(|h| (h.cue, h.matched(text))))
             .collect();
         let mut sums = [0.0f32; 32];
