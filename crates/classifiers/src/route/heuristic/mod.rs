@@ -523,14 +523,21 @@ fn reasons(found: &[(&Cue, &str)], label: QueryType) -> Vec<Reason> {
         .collect()
 }
 
+/// Whether `b` leads the UTF-8 encoding of a character of the scripts
+/// written without spaces between words (Chinese, Japanese: U+3000 to
+/// U+9FFF).
+fn is_wide_lead(b: u8) -> bool {
+    (0xE3..=0xE9).contains(&b)
+}
+
 /// Whether `text` is written mostly in a script the cues do not read
-/// (Chinese, Japanese: U+3000 to U+9FFF, counted by UTF-8 lead
-/// byte, against ASCII letters): with no cue, nothing says it is a
-/// remark, and most such messages to a coding assistant ask for work.
+/// (wide characters, see [`is_wide_lead`], against ASCII letters): with
+/// no cue, nothing says it is a remark, and most such messages to a
+/// coding assistant ask for work.
 fn unread_script(text: &str) -> bool {
     let (wide, letters) = text.bytes().fold((0usize, 0usize), |(w, l), b| {
         (
-            w + usize::from((0xE3..=0xE9).contains(&b)),
+            w + usize::from(is_wide_lead(b)),
             l + usize::from(b.is_ascii_alphabetic()),
         )
     });
@@ -554,9 +561,8 @@ struct Shape {
     question: bool,
     /// Any ASCII digit.
     digits: bool,
-    /// Characters of the scripts written without spaces between words
-    /// (Chinese, Japanese): U+3000 to U+9FFF, counted
-    /// by their UTF-8 lead byte.
+    /// Wide characters (see [`is_wide_lead`]), counted by their UTF-8
+    /// lead byte.
     wide: usize,
 }
 
@@ -605,7 +611,7 @@ impl Shape {
             let c = CLASSES[usize::from(b)];
             seen |= c;
             s.code_chars += usize::from(c & class::CODE != 0);
-            s.wide += usize::from((0xE3..=0xE9).contains(&b));
+            s.wide += usize::from(is_wide_lead(b));
             if c & class::UPPER != 0 && prev & class::LOWER != 0 {
                 s.ident = true;
             }
