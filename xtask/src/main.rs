@@ -1,11 +1,13 @@
 //! `cargo xtask`: project chores. `eval` measures every strategy of every
 //! task on labelled JSONL (accuracy, macro-F1, per-class table, confusion
 //! matrix, latency percentiles, the hybrid's deferral rate); `train` fits
-//! the learned tier's models; `compare` diffs two saved eval runs; `deps`
+//! the learned tier's models; `curve` draws a learning curve (what more
+//! labelled data buys); `compare` diffs two saved eval runs; `deps`
 //! checks the dependency rules of `docs/architecture.md`.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod compare;
+mod curve;
 mod deps;
 mod guidance_task;
 mod metrics;
@@ -37,6 +39,10 @@ enum Command {
     /// Train the learned models from the fixtures' train splits (and any
     /// --dataset) and write the model files.
     Train(TrainArgs),
+    /// Draw a learning curve: train a task's model on growing shares of
+    /// its real train data (or of --dataset), drawn by source, and
+    /// measure each on a split it never learns from.
+    Curve(CurveArgs),
     /// Print the metric differences between two saved eval runs (files
     /// written by `eval --save`, or `eval --json` output).
     Compare {
@@ -89,6 +95,40 @@ struct TrainArgs {
     /// --dataset, in the same order.
     #[arg(long)]
     dataset_weight: Vec<f64>,
+}
+
+#[derive(clap::Args)]
+struct CurveArgs {
+    /// The model's task (effort, effort-in-message, granularity, route).
+    #[arg(long)]
+    task: String,
+    /// Labelled data to draw from (added to what is drawn from the
+    /// fixtures' real train splits).
+    #[arg(long)]
+    dataset: Vec<PathBuf>,
+    /// Draw from the --dataset files alone, on top of no fixture data.
+    #[arg(long)]
+    no_fixtures: bool,
+    /// The file each model is measured on (default: the fixtures'
+    /// `real-calibration` split of the task, which no model learns from).
+    #[arg(long, value_name = "FILE")]
+    on: Option<PathBuf>,
+    /// The shares of the drawn data to train on.
+    #[arg(long, value_delimiter = ',', default_value = "0,0.125,0.25,0.5,1")]
+    fractions: Vec<f64>,
+    /// Draws per share, each from its own seed (the table gives their
+    /// mean ± standard deviation).
+    #[arg(long, default_value_t = 3)]
+    seeds: u32,
+    /// Draw single items rather than whole sources (`source` up to its
+    /// first `@` or `#`). By source, the curve tells what data from new
+    /// sources buys, which is what a user's own text is.
+    #[arg(long)]
+    by_item: bool,
+    /// How much each drawn item counts in the loss, against 1 for the
+    /// annotator-written ones.
+    #[arg(long, default_value_t = 1.0)]
+    real_weight: f64,
 }
 
 #[derive(clap::Args)]
@@ -599,11 +639,73 @@ fn train_cmd(args: &TrainArgs) -> Result<bool> {
     Ok(true)
 }
 
+fn curve_cmd(args: &CurveArgs) -> Result<bool> {
+    let root = root();
+    let Some(task) = train::TASKS.iter().copied().find(|t| t.name() == args.task) else {
+        bail!(
+            "no learned tier for task `{}` (tasks: effort, effort-in-message, granularity, route)",
+            args.task
+        );
+    };
+    if args.seeds == 0 || args.fractions.is_empty() {
+        bail!("--seeds and --fractions need at least one value");
+    }
+    if let Some(f) = args.fractions.iter().find(|f| !(0.0..=1.0).contains(*f)) {
+        bail!("--fractions takes shares in 0..=1, not {f}");
+    }
+    if args.no_fixtures && args.dataset.is_empty() {
+        bail!("--no-fixtures needs at least one --dataset");
+    }
+    let mut sources = Vec::new();
+    if !args.no_fixtures {
+        sources.extend(
+            train::fixture_sources(&root, task, Some(args.real_weight))
+                .into_iter()
+                .map(|s| {
+                    let grow = s.train && s.group == "real";
+                    (s, grow)
+                }),
+        );
+    }
+    sources.extend(args.dataset.iter().map(|p| {
+        (
+            train::Source {
+                path: p.clone(),
+                train: true,
+                thresholds: false,
+                group: "dataset",
+                weight: args.real_weight,
+            },
+            true,
+        )
+    }));
+    let dir = match task {
+        tact_classifiers::learned::Task::EffortInMessage => "effort",
+        t => t.name(),
+    };
+    let on = args.on.clone().unwrap_or_else(|| {
+        root.join("fixtures")
+            .join(dir)
+            .join("real-calibration.jsonl")
+    });
+    let plan = curve::Plan {
+        task,
+        sources,
+        on,
+        fractions: args.fractions.clone(),
+        seeds: args.seeds,
+        by_source: !args.by_item,
+    };
+    print!("{}", curve::run(&plan)?);
+    Ok(true)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Eval(args) => eval(&args),
         Command::Train(args) => train_cmd(&args),
+        Command::Curve(args) => curve_cmd(&args),
         Command::Compare { a, b } => compare::run(&a, &b).map(|text| {
             print!("{text}");
             true

@@ -1,7 +1,7 @@
 //! The integration-test binary of xtask: `cargo xtask eval` output pinned
 //! by insta snapshots (timings left out), the JSON contract, gates, errors
 //! that name file and line, `cargo xtask train` (reproducible, and the
-//! committed models equal a fresh training), `cargo xtask compare` and
+//! committed models equal a fresh training), `cargo xtask curve`, `cargo xtask compare` and
 //! `cargo xtask deps`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -736,4 +736,65 @@ fn questions_report_json_errors_and_gate() {
         "0.85",
     ]);
     assert!(pass.status.success());
+}
+
+#[test]
+fn a_learning_curve_draws_nested_shares_and_is_reproducible() {
+    let args = [
+        "curve",
+        "--task",
+        "route",
+        "--fractions",
+        "0,0.5,1",
+        "--seeds",
+        "1",
+    ];
+    let o = xtask(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with(['0', '1']))
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{out}");
+    // Share 0 learns from no real message; share 1 from every one.
+    let real_train = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../fixtures/route/real-train.jsonl"),
+    )
+    .unwrap()
+    .lines()
+    .filter(|l| l.trim_start().starts_with('{'))
+    .count();
+    let items: Vec<usize> = rows.iter().map(|r| r[1].parse().unwrap()).collect();
+    assert_eq!((items[0], items[2]), (0, real_train), "{out}");
+    assert!(items[0] < items[1] && items[1] < items[2], "{out}");
+    assert!(out.contains("per doubling"), "{out}");
+    // The same seeds draw the same shares: the same table.
+    assert_eq!(stdout(&xtask(&args)), out);
+}
+
+#[test]
+fn a_learning_curve_refuses_to_measure_on_what_it_learns_from() {
+    let route = data("route_small.jsonl");
+    let o = xtask(&[
+        "curve",
+        "--task",
+        "route",
+        "--no-fixtures",
+        "--dataset",
+        &route,
+        "--on",
+        &route,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("is learned from"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = xtask(&["curve", "--task", "route", "--fractions", "0,2"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = xtask(&["curve", "--task", "questions"]);
+    assert_eq!(o.status.code(), Some(2));
 }
