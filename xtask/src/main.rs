@@ -142,8 +142,9 @@ struct EvalArgs {
     dataset: Option<PathBuf>,
     /// The fixtures split to use when no --dataset is given:
     /// `fixtures/<task>/<SPLIT>.jsonl` (dev, train, calibration, real-dev,
-    /// real-train, real-calibration). The `questions` task has real data
-    /// only: its `dev` is `real-dev`.
+    /// real-train, real-calibration; for effort's Italian questions also
+    /// dev-it, train-it, calibration-it). The `questions` task has real
+    /// data only: its `dev` is `real-dev`.
     #[arg(long, default_value = "dev")]
     split: String,
     /// Also report the figures per value of this dataset field (for

@@ -164,6 +164,21 @@ fn dev_split_quality_floor() {
     );
 }
 
+/// The Italian dev split (annotator-written, `fixtures/README.md`): the
+/// default strategy at CI's gate, the cues alone well above the seed tree,
+/// which reads no Italian.
+#[test]
+fn italian_dev_split_quality_floor() {
+    let hybrid = macro_f1("effort/dev-it.jsonl", Strategy::Hybrid);
+    let heuristic = macro_f1("effort/dev-it.jsonl", Strategy::Heuristic);
+    let seed = macro_f1("effort/dev-it.jsonl", Strategy::Seed);
+    assert!(hybrid >= 0.88, "hybrid Italian dev macro-F1 {hybrid:.3}");
+    assert!(
+        heuristic >= 0.78 && seed < heuristic - 0.2,
+        "heuristic {heuristic:.3}, seed {seed:.3}"
+    );
+}
+
 #[test]
 fn fixture_splits_share_no_text() {
     let train = read_jsonl::<EffortExample>(&fixtures("effort/train.jsonl")).unwrap();
@@ -290,6 +305,49 @@ fn picking_one_of_the_options_the_message_lists_is_low() {
     let found = c.questions(listed);
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].effort.label, Low);
+}
+
+#[test]
+fn italian_shapes_of_the_labelling_guide() {
+    let h = EffortClassifier::builder()
+        .strategy(Strategy::Heuristic)
+        .build()
+        .unwrap();
+    for (q, want) in [
+        // A yes/no on a concrete proposal, the agent's first person, and
+        // offered options are low.
+        ("Vuoi che aggiunga anche i test per il nuovo endpoint?", Low),
+        ("Procedo con il merge su `main`?", Low),
+        ("Lo rinomino in `parse_config`?", Low),
+        ("Va bene se rimuovo la vecchia route?", Low),
+        ("Mi confermi che la porta è la 8080?", Low),
+        ("Preferisci PostgreSQL oppure MySQL?", Low),
+        // An open preference, or a description the user knows, is medium.
+        (
+            "Come vuoi che vengano gestiti gli errori di upload?",
+            Medium,
+        ),
+        ("Puoi descrivere meglio il caso d'uso?", Medium),
+        ("Che nome vuoi dare al nuovo servizio?", Medium),
+        // Running, fetching, pasting, diagnosing and strategy are high.
+        (
+            "Puoi incollare l'output completo dei log dopo aver riavviato il server?",
+            High,
+        ),
+        ("Prova a svuotare la cache e fammi sapere cosa vedi.", High),
+        ("Perché le richieste sono così lente in produzione?", High),
+        (
+            "Potresti chiedere al team legale se possiamo usare questa licenza?",
+            High,
+        ),
+        (
+            "Dovremmo passare a un'architettura a microservizi prima del lancio?",
+            High,
+        ),
+    ] {
+        let r = h.classify(q, None);
+        assert_eq!(r.label, want, "{q}: {:?}", r.reasons);
+    }
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! The frame around a text changes no classifier's decision: a list marker,
 //! a bullet, emoji, markdown emphasis or a greeting before it, thanks after
 //! it, doubled spaces (the forms of real text that the real-data issue
-//! names), on every item of the annotator-written and real train splits,
-//! under the default (hybrid) strategy and the heuristic.
+//! names), on every item of the annotator-written (Italian too) and real
+//! train splits, under the default (hybrid) strategy and the heuristic.
 
 use tact_classifiers::effort::{EffortClassifier, Strategy as EffortStrategy};
 use tact_classifiers::granularity::{GranularityClassifier, Strategy as GranularityStrategy};
@@ -58,9 +58,12 @@ fn texts<T>(split: &str, text: impl Fn(&T) -> String) -> Vec<String>
 where
     T: serde::de::DeserializeOwned,
 {
-    ["train", "real-train"]
+    // Effort's Italian questions have a train split of their own.
+    ["train", "real-train", "train-it"]
         .iter()
-        .flat_map(|s| read_jsonl::<T>(&fixtures(&format!("{split}/{s}.jsonl"))).unwrap())
+        .map(|s| fixtures(&format!("{split}/{s}.jsonl")))
+        .filter(|p| p.exists())
+        .flat_map(|p| read_jsonl::<T>(&p).unwrap())
         .map(|l| text(&l.record))
         .collect()
 }

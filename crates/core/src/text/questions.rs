@@ -60,6 +60,21 @@ const REQUEST_STARTS: &[&str] = &[
     "sag mir",
     "gib mir bescheid",
     "teile mir mit",
+    "per favore conferma",
+    "per favore, conferma",
+    "per favore indica",
+    "per favore, indica",
+    "per favore dimmi",
+    "per favore, dimmi",
+    "per favore incolla",
+    "per favore, incolla",
+    "confermami",
+    "fammi sapere",
+    "dimmi se",
+    "dimmi quale",
+    "dimmi cosa",
+    "dimmi come",
+    "indicami",
 ];
 
 /// Whether a sentence reads as a question: it ends in `?`/`？` (before
@@ -359,6 +374,10 @@ const ANSWER_OPENERS: &[&str] = &[
     "good question",
     "si",
     "sí",
+    "sì",
+    "esatto",
+    "probabilmente",
+    "la risposta",
     "ja",
     "nein",
 ];
@@ -400,6 +419,18 @@ const PURSUIT_OPENERS: &[&str] = &[
     "déjame",
     "veamos",
     "revisemos",
+    "vediamo",
+    "controllo",
+    "verifico",
+    "controlliamo",
+    "verifichiamo",
+    "fammi controllare",
+    "fammi verificare",
+    "lasciami",
+    "adesso controllo",
+    "ora controllo",
+    "diamo un'occhiata",
+    "do un'occhiata",
 ];
 
 /// Conventional closings that need no answer (lower case, matched at the
@@ -430,6 +461,19 @@ const CLOSINGS: &[&str] = &[
     "if you need anything",
     "avisame si necesitas",
     "dime si necesitas",
+    "fammi sapere se hai bisogno",
+    "fammi sapere se ti serve",
+    "fammi sapere se hai domande",
+    "fammi sapere se hai altre domande",
+    "fammi sapere se serve altro",
+    "se hai domande",
+    "se hai bisogno",
+    "se ti serve altro",
+    "spero sia utile",
+    "spero che sia utile",
+    "posso aiutarti con altro",
+    "c'e altro",
+    "altre domande",
 ];
 
 /// Openers of a question reported from someone else (lower case).
@@ -532,6 +576,13 @@ fn addresses_user(lower: &str) -> bool {
                     | "du"
                     | "sie"
                     | "chcesz"
+                    | "vuoi"
+                    | "preferisci"
+                    | "puoi"
+                    | "potresti"
+                    | "tuo"
+                    | "tua"
+                    | "lei"
             )
         })
 }
@@ -1011,6 +1062,25 @@ mod tests {
         );
         // Offering the answers is no answer.
         assert_eq!(kept("Keep the cache? Yes or no."), ["Keep the cache?"]);
+    }
+
+    #[test]
+    fn italian_self_questions_closings_and_requests() {
+        let m = "Cosa manca ancora? Vediamo: il modulo di pagamento non ha test.";
+        assert!(kept(m).is_empty());
+        assert_eq!(dropped(m)[0].1, Dropped::SelfPursued);
+        let m = "Il test è rosso? Sì, per un timeout.";
+        assert_eq!(dropped(m)[0].1, Dropped::SelfAnswered);
+        let m = "Ho finito.\n\nFammi sapere se hai bisogno di altro!";
+        assert!(kept(m).is_empty());
+        assert_eq!(dropped(m)[0].1, Dropped::Closing);
+        assert_eq!(
+            kept("Vuoi che aggiunga i test? Fammi sapere quale porta usare."),
+            [
+                "Vuoi che aggiunga i test?",
+                "Fammi sapere quale porta usare."
+            ]
+        );
     }
 
     #[test]

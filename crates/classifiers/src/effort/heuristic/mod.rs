@@ -1,4 +1,4 @@
-//! The default effort strategy: weighted cues (English, Spanish, German)
+//! The default effort strategy: weighted cues (English, Spanish, German, Italian)
 //! scored per question part, the highest part deciding.
 //!
 //! Each part gets three scores. Low gathers offered options and yes/no
@@ -24,10 +24,14 @@ use tact_types::{Classification, EffortLevel, Reason};
 use crate::Error;
 
 use context::{Context, context_answers};
-use cues::{BARE_VERB_SET, ES_NOT_VERB_SET, build_cues, build_rare_cues, part_splitter, tag};
+use cues::{
+    BARE_VERB_SET, ES_NOT_VERB_SET, build_cues, build_italian_cues, build_rare_cues, part_splitter,
+    tag,
+};
 
 /// Whether the part opens with a bare verb: an English imperative
-/// ("Ship it?") or a Spanish first-person present ("¿Borro la rama?").
+/// ("Ship it?"), a Spanish first-person present ("¿Borro la rama?") or an
+/// Italian one ("Procedo con il merge?").
 fn bare_verb_start(part: &str) -> bool {
     match ascii_lead_word(part) {
         Some(first) => bare_verb_word(part, first),
@@ -139,6 +143,24 @@ fn opens_question(n: &str) -> bool {
                 | "jaka"
                 | "ktory"
                 | "ktora"
+                // Italian.
+                | "cosa"
+                | "che"
+                | "quale"
+                | "quali"
+                | "come"
+                | "dove"
+                | "quando"
+                | "chi"
+                | "perche"
+                | "quanto"
+                | "quanti"
+                | "quante"
+                | "vuoi"
+                | "preferisci"
+                | "puoi"
+                | "potresti"
+                | "procedo"
         )
 }
 
@@ -228,12 +250,21 @@ fn is_lead_in(first: &str) -> bool {
             | "nos"
             | "ya"
             | "entonces"
+            | "allora"
+            | "quindi"
+            | "perfetto"
+            | "ottimo"
+            | "bene"
+            | "li"
+            | "ne"
+            | "gli"
+            | "ci"
     )
 }
 
 /// Whether a normalized question may hold several parts: a space, then
-/// `and`, `y`, `und`, `also` or `plus`, then a space (one scan of the
-/// spaces instead of five substring searches).
+/// `and`, `y`, `und`, `e`, `also` or `plus`, then a space (one scan of the
+/// spaces instead of six substring searches).
 fn has_part_connective(n: &str) -> bool {
     let b = n.as_bytes();
     (0..b.len()).any(|i| {
@@ -242,6 +273,7 @@ fn has_part_connective(n: &str) -> bool {
                 b.get(i + 1..).unwrap_or_default(),
                 [b'a', b'n', b'd', b' ', ..]
                     | [b'y', b' ', ..]
+                    | [b'e', b' ', ..]
                     | [b'u', b'n', b'd', b' ', ..]
                     | [b'a', b'l', b's', b'o', b' ', ..]
                     | [b'p', b'l', b'u', b's', b' ', ..]
@@ -257,6 +289,7 @@ pub(crate) type Extras = SmallVec<[&'static str; 24]>;
 pub(crate) struct Heuristic {
     cues: CueSet,
     rare: CueSet,
+    italian: CueSet,
     splitter: regex::Regex,
 }
 
@@ -272,6 +305,7 @@ impl Heuristic {
         Ok(Self {
             cues: build_cues()?,
             rare: build_rare_cues()?,
+            italian: build_italian_cues()?,
             splitter: part_splitter()?,
         })
     }
@@ -458,6 +492,9 @@ impl Heuristic {
         let mut hits = self.cues.hits_unlocated(part);
         if hits.iter().any(|h| h.cue.tag == tag::TRIGGER) {
             hits.extend(self.rare.hits_unlocated(part));
+        }
+        if hits.iter().any(|h| h.cue.tag == tag::ITALIAN) {
+            hits.extend(self.italian.hits_unlocated(part));
         }
         let bare = bare_verb_start(part);
         if let Some(t) = trace.as_deref_mut() {
@@ -912,9 +949,9 @@ mod tests {
 
         #[test]
         fn part_connective_scan_agrees_with_substring_search(
-            n in "( |and|also|plus|und|y|x|a|nd|lso){0,12}",
+            n in "( |and|also|plus|und|y|e|x|a|nd|lso){0,12}",
         ) {
-            let naive = [" and ", " y ", " und ", " also ", " plus "]
+            let naive = [" and ", " y ", " und ", " e ", " also ", " plus "]
                 .iter()
                 .any(|w| n.contains(w));
             prop_assert_eq!(has_part_connective(&n), naive);
