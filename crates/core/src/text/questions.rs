@@ -5,77 +5,11 @@
 use super::sentences::{is_closer, starts_list_item};
 use super::{Segment, normalize, split_sentences};
 
-/// Starts of direct requests that count as questions without a `?`
-/// (already normalized: lower case, no accents).
-const REQUEST_STARTS: &[&str] = &[
-    "please confirm",
-    "please let me know",
-    "please tell me",
-    "please advise",
-    "please choose",
-    "please select",
-    "please pick",
-    "please specify",
-    "please clarify",
-    "please provide",
-    "please share",
-    "please send",
-    "please paste",
-    "please check",
-    "please decide",
-    "please review",
-    "let me know",
-    "tell me which",
-    "tell me what",
-    "tell me whether",
-    "tell me if",
-    "confirm whether",
-    "confirm that",
-    "i need you to",
-    "i'd need you to",
-    "i would need you to",
-    "could you please",
-    "can you please",
-    "por favor confirma",
-    "por favor, confirma",
-    "por favor indica",
-    "por favor, indica",
-    "por favor dime",
-    "por favor, dime",
-    "confirmame",
-    "avisame",
-    "dime si",
-    "dime que",
-    "dime cual",
-    "indicame",
-    "hazme saber",
-    "bitte bestatige",
-    "bitte bestatigen",
-    "bitte gib",
-    "bitte sag",
-    "bitte teile",
-    "bitte schick",
-    "bitte prufe",
-    "lass mich wissen",
-    "sag mir",
-    "gib mir bescheid",
-    "teile mir mit",
-    "per favore conferma",
-    "per favore, conferma",
-    "per favore indica",
-    "per favore, indica",
-    "per favore dimmi",
-    "per favore, dimmi",
-    "per favore incolla",
-    "per favore, incolla",
-    "confermami",
-    "fammi sapere",
-    "dimmi se",
-    "dimmi quale",
-    "dimmi cosa",
-    "dimmi come",
-    "indicami",
-];
+mod openers;
+use openers::{
+    ANSWER_OPENERS, ASKING_LEAD_INS, ASKS_INSIDE, CLOSINGS, PLEASE_NOT_ASKING, PURSUIT_OPENERS,
+    REPORTED_OPENERS, REQUEST_STARTS, UNMARKED_OPENERS,
+};
 
 /// Whether a sentence reads as a question: it ends in `?`/`？` (before
 /// closing quotes or brackets), opens with `¿`, or is a direct request such
@@ -100,24 +34,6 @@ pub fn is_question(sentence: &str) -> bool {
     }
     is_request(t) || asks_without_mark(core)
 }
-
-/// Openers of a question written without its `?` ("what's the expected
-/// session timeout in production — I couldn't find it in the config."):
-/// an interrogative word and a copula (lower case).
-const UNMARKED_OPENERS: &[&str] = &[
-    "what's the ",
-    "what is the ",
-    "what are the ",
-    "which is the ",
-    "which one is ",
-    "where's the ",
-    "where is the ",
-    "where are the ",
-    "when's the ",
-    "when is the ",
-    "who's the ",
-    "who is the ",
-];
 
 /// Whether a sentence without `?` still asks: it opens with an
 /// interrogative word and a copula ("what's the ...", "where is the ...")
@@ -337,157 +253,6 @@ pub struct Questions {
     pub dropped: Vec<DroppedSentence>,
 }
 
-/// Openers of the agent's own answer to the question before it (lower
-/// case, compared at a word boundary).
-const ANSWER_OPENERS: &[&str] = &[
-    "yes",
-    "no",
-    "yep",
-    "nope",
-    "yeah",
-    "nah",
-    "not really",
-    "not quite",
-    "not exactly",
-    "indeed",
-    "it is",
-    "it does",
-    "it was",
-    "it's",
-    "it doesn't",
-    "it isn't",
-    "it wasn't",
-    "they are",
-    "they do",
-    "that's because",
-    "because",
-    "turns out",
-    "it turns out",
-    "apparently",
-    "the answer",
-    "short answer",
-    "answer:",
-    "simple:",
-    "easy:",
-    "probably",
-    "likely",
-    "good question",
-    "si",
-    "sí",
-    "sì",
-    "esatto",
-    "probabilmente",
-    "la risposta",
-    "ja",
-    "nein",
-];
-
-/// Openers of the agent's own next step, pursuing the question itself
-/// (lower case, compared at a word boundary). "let me know" is a request
-/// to the user and excluded where these are read.
-const PURSUIT_OPENERS: &[&str] = &[
-    "let me",
-    "let's",
-    "lets",
-    "i'll",
-    "i will",
-    "i'm going to",
-    "i am going to",
-    "i need to",
-    "i should",
-    "i must",
-    "i have to",
-    "i'd better",
-    "time to",
-    "checking",
-    "looking",
-    "searching",
-    "reading",
-    "running",
-    "to find out",
-    "to answer",
-    "to check",
-    "to see",
-    "first, let me",
-    "first, i'll",
-    "now let me",
-    "ok, let me",
-    "okay, let me",
-    "so let me",
-    "voy a",
-    "dejame",
-    "déjame",
-    "veamos",
-    "revisemos",
-    "vediamo",
-    "controllo",
-    "verifico",
-    "controlliamo",
-    "verifichiamo",
-    "fammi controllare",
-    "fammi verificare",
-    "lasciami",
-    "adesso controllo",
-    "ora controllo",
-    "diamo un'occhiata",
-    "do un'occhiata",
-];
-
-/// Conventional closings that need no answer (lower case, matched at the
-/// sentence's start, after a leading "and", "also" or "please").
-const CLOSINGS: &[&str] = &[
-    "let me know if you need",
-    "let me know if you have any",
-    "let me know if there's anything",
-    "let me know if there is anything",
-    "let me know if you run into",
-    "let me know if you encounter",
-    "let me know if you hit any",
-    "let me know if anything",
-    "let me know if this helps",
-    "let me know how it goes",
-    "let me know if you need anything",
-    "feel free to",
-    "is there anything else",
-    "anything else",
-    "any other questions",
-    "any questions",
-    "any further questions",
-    "need anything else",
-    "need any help",
-    "happy to help",
-    "hope this helps",
-    "if you have any",
-    "if you need anything",
-    "avisame si necesitas",
-    "dime si necesitas",
-    "fammi sapere se hai bisogno",
-    "fammi sapere se ti serve",
-    "fammi sapere se hai domande",
-    "fammi sapere se hai altre domande",
-    "fammi sapere se serve altro",
-    "se hai domande",
-    "se hai bisogno",
-    "se ti serve altro",
-    "spero sia utile",
-    "spero che sia utile",
-    "posso aiutarti con altro",
-    "c'e altro",
-    "altre domande",
-];
-
-/// Openers of a question reported from someone else (lower case).
-const REPORTED_OPENERS: &[&str] = &[
-    "you asked",
-    "you wondered",
-    "you were asking",
-    "your question",
-    "the user asked",
-    "the user asks",
-    "the question is",
-    "the question was",
-];
-
 /// Whether `head` (lower case) opens with one of `openers` at a word
 /// boundary.
 fn opens_with(head: &str, openers: &[&str]) -> bool {
@@ -587,44 +352,6 @@ fn addresses_user(lower: &str) -> bool {
         })
 }
 
-/// Openers of a lead-in that asks the user and ends in a colon before
-/// its options ("Would you like me to:", "Do you have:"), lower case.
-const ASKING_LEAD_INS: &[&str] = &[
-    "would you like",
-    "would you prefer",
-    "do you want",
-    "do you have",
-    "do you prefer",
-    "should i",
-    "shall i",
-    "can you",
-    "could you",
-    "tell me whether",
-    "tell me which",
-    "confirm whether",
-    "quer que",
-    "confirme se",
-    "quieres que",
-    "czy chcesz",
-    "or would you",
-];
-
-/// Phrases inside a sentence that ask the user to reply or act ("Try it
-/// and let me know what happens.", "Once you've added the key, tell me and
-/// I'll push."), lower case.
-const ASKS_INSIDE: &[&str] = &[
-    "let me know",
-    "just say",
-    "say which",
-    "say if",
-    "say whether",
-    "me avise",
-    "me diga",
-    "avisame",
-    "avísame",
-    "dime ",
-];
-
 /// The words without which a sentence asks nothing by [`asks_user`]'s
 /// request rules, compiled once (ASCII case ignored; `None` only if the
 /// automaton could not be built, and then every sentence is read whole).
@@ -635,21 +362,6 @@ static REQUEST_WORDS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
             .build(ASKS_INSIDE.iter().copied().chain(["please", "tell me"]))
             .ok()
     });
-
-/// Requests that open with "please" and a verb asking the user to act or
-/// answer ("Please run the command again."): every "please" but these.
-const PLEASE_NOT_ASKING: &[&str] = &[
-    "please note",
-    "please be aware",
-    "please keep in mind",
-    "please see",
-    "please refer",
-    "please feel free",
-    "please don't hesitate",
-    "please do not hesitate",
-    "please ignore",
-    "please find",
-];
 
 /// Whether a sentence without `?` asks the user to answer or act: a
 /// lead-in that asks and ends in a colon before its options ("Would you
