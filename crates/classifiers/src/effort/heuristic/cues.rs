@@ -68,6 +68,48 @@ const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static st
     Cue::new(name, weight, explanation).tagged(tag)
 }
 
+/// The `user_action` cue, read by several tables (and languages).
+const USER_ACTION_CUE: Cue = cue(
+    "user_action",
+    tag::USER_ACTION,
+    2.0,
+    "asks the user to run, fetch or check something",
+);
+/// The `agent_proposal` cue, read by several tables (and languages).
+const PROPOSAL_CUE: Cue = cue(
+    "agent_proposal",
+    tag::PROPOSAL,
+    2.2,
+    "yes/no on a concrete proposal",
+);
+/// The `yes_no_wish` cue, read by several tables (and languages).
+const YES_NO_WISH_CUE: Cue = cue(
+    "yes_no_wish",
+    tag::YESNO,
+    2.2,
+    "a yes/no question about the user's wishes",
+);
+/// The `send_me` cue, read by several tables (and languages).
+const SEND_ME_CUE: Cue = cue("send_me", tag::DATA, 1.2, "asks the user to send something");
+/// The `open_question` cue, read by several tables (and languages).
+const OPEN_CUE: Cue = cue("open_question", tag::OPEN, 0.9, "an open question");
+/// The `fact_check` cue, read by several tables (and languages).
+const FACT_CUE: Cue = cue(
+    "fact_check",
+    tag::FACT,
+    1.3,
+    "asks a fact the user must check",
+);
+/// The `diagnosis` cue, read by several tables (and languages).
+const DIAGNOSIS_CUE: Cue = cue(
+    "diagnosis",
+    tag::DIAG,
+    2.2,
+    "asks for a diagnosis of a cause",
+);
+/// The `asks_person` cue, read by several tables (and languages).
+const ASKS_PERSON_CUE: Cue = cue("asks_person", tag::WHO, 0.0, "asks who");
+
 /// Optional lead-in before the question proper: symbols, emoji and
 /// bracketed markers ("¿", "**", "🚀", "[OK]"), then words ("ok, so",
 /// "also,").
@@ -84,7 +126,7 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
         // --- low: the agent proposes something concrete, a yes/no answers it.
         .regex(
             &p(r"(?:should i|shall i|shall we|do you want me to|would you like me to|want me to|you'd like me to|you would like me to|would you like (?:us|the \w+) to|can i|may i|could i|is it (?:ok|okay|fine|alright|all right) (?:if i|to)|ok(?:ay)? (?:if i|to)|mind if i|are you (?:ok|okay|fine|happy) with|would it be (?:ok|okay|fine) (?:if|to)|do you mind if|should (?:the|this|these|it|they|that)|quieres que|deseas que|te parece (?:bien )?que|debo|puedo|prefieres que|soll ich|soll (?:das|der|die|es)|mochtest du,? dass ich|willst du,? dass ich|darf ich|kann ich|ist es (?:ok|okay|in ordnung),? wenn ich|czy mam|czy moge|czy (?:chcesz|wolisz),? (?:zebym|abym|bym)|(?:voce )?(?:quer|queres|deseja|gostaria|prefere) que eu|posso|devo|if you(?:'d like| would like| want| prefer)|si (?:quieres|prefieres) que|wenn (?:du|sie) (?:mochtest|mochten|willst),? dass ich)\b"),
-            cue("agent_proposal", PROPOSAL, 2.2, "yes/no on a concrete proposal"),
+            PROPOSAL_CUE,
         )
         .phrases(
             "(do you approve|(are you )?ready to proceed|ready for the next|can you confirm|could you confirm|please confirm|just (to )?confirm|is (that|this|it) (right|correct|ok|okay|what you (want|meant|expect))|did you mean|do you mean|are you sure|does (that|this) (look|sound|work)|sound good|sounds good|good to go|ok?|okay?|alright?|(es|esta) (correcto|bien)|te parece bien|vale?|de acuerdo?|ist das (richtig|korrekt|ok|in ordnung)|passt (das|es)|einverstanden|works for you|work for you|fine with you|(make|makes) sense|(align|aligns) with your (vision|plan|expectations|goals|intent)|tiene sentido|macht (das|es) sinn|ergibt (das|es) sinn|what you had in mind|(ok|okay|fine|alright|good) (with|for) you|(mi )?confermi|(puoi|potresti|puo|potrebbe) confermare|e corretto|e giusto|giusto?|corretto?|vero?|va bene|(ti|le) va bene|ti torna|(siamo )?d'accordo|ha senso|(ti|le) sembra (giusto|corretto|ok|sensato|ragionevole|una buona idea)|e quello che (intendevi|volevi|ti aspettavi)|intendevi|ti convince|va bene cosi|e ok cosi)",
@@ -96,13 +138,13 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
         )
         .regex(
             &p(r"(?:do you (?:want|prefer|need|like|mind|agree)|would you (?:prefer|like|rather)|you(?:'d like| want| would like| prefer| approve)|are you (?:ok|okay|fine|happy|good)|is (?:it|that) (?:ok|okay|fine|acceptable)|quieres|prefieres|te (?:parece|viene)|mochtest du|willst du|brauchst du|ist (?:es|das) (?:ok|okay)|czy (?:chcesz|wolisz|zatwierdzasz|akceptujesz|potrzebujesz)|(?:voce )?(?:quer|prefere|deseja|gostaria)|era isso que)\b"),
-            cue("yes_no_wish", YESNO, 2.2, "a yes/no question about the user's wishes"),
+            YES_NO_WISH_CUE,
         )
         // An Italian proposal with its object first, taken up by a pronoun
         // ("Il modello dati lo tengo su Firestore?").
         .phrases(
             "(lo|la|li|le|l') (tengo|metto|scrivo|configuro|faccio|aggiungo|uso|lascio|tolgo|sposto|imposto|creo|aggiorno|rimuovo|elimino|cancello|rinomino|sistemo|gestisco|salvo|separo|mantengo|pubblico|attivo|disattivo|abilito|disabilito|includo|escludo|correggo|riscrivo|preparo|mando|invio|carico|installo|lancio|avvio)",
-            cue("agent_proposal", PROPOSAL, 2.2, "yes/no on a concrete proposal"),
+            PROPOSAL_CUE,
         )
         // --- low: options offered.
         .literals(&["or", "o", "u", "oder", "vs", "versus", "oppure"], cue("explicit_options", OPTIONS, 2.0, "offers alternatives"))
@@ -145,20 +187,20 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
         // --- high: the user must run, check or fetch something.
         .phrases(
             "(can|could|would) you (please )?(also )?(run|rerun|re-run|execute|try|test|check|verify|look|find|grab|pull|fetch|export|download|capture|record|profile|time|measure|search|dig|inspect|log into|log in|sign in|ssh|deploy|restart|install|upgrade|ask|reach out|contact|ping|email|confirm with|check with|get|obtain|retrieve|dump|list all|find out)|(would you be able to|are you able to|could you possibly|can you please|is it possible for you to) (run|check|look|find|pull|grab|fetch|export|get|verify|measure|test|ask|send|share|provide|confirm)|please (run|rerun|execute|try|test|check|verify|look up|find|grab|pull|fetch|export|download|capture|record|profile|measure|search|inspect|ask|contact|get|obtain|dump)|(puedes|podrias|podria|puede|pudieras) (ejecutar|correr|probar|revisar|comprobar|verificar|buscar|mirar|preguntar|consultar|medir|exportar|descargar|obtener|sacar|sacarme|averiguar)|per favore (esegui|lancia|prova|controlla|verifica|riavvia|apri|ricarica|cerca|guarda)",
-            cue("user_action", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
+            USER_ACTION_CUE,
         )
         // Italian requests to act, by the verb's stem, so that a verb with
         // its pronouns attached ("verificarlo", "mandarmelo") matches too.
         .phrases(
             "(mi )?(puoi|potresti|puo|potrebbe|potete|potreste|riesci a|riusciresti a|ti chiedo di|le chiedo di) (anche )?(eseguir|lanciar|far girar|rieseguir|provar|testar|controllar|verificar|cercar|guardar|dare un'occhiata|misurar|esportar|scaricar|ottener|recuperar|riavviar|installar|aggiornar|aprir|acceder|collegar|contattar|trovar|ricaricar|interrogar|riprodur|fare un test|fare una prova|fare uno scan|fare un dump)*",
-            cue("user_action", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
+            USER_ACTION_CUE,
         )
         // The user is to act in their environment and report what they
         // see ("Please reload the page and check again", "Run these
         // commands and let me know if you see any errors").
         .phrases(
             "please (reload|refresh|hard refresh|restart|reopen|open|follow these steps|follow the steps|observe|go ahead and paste|paste)|let me know (what you see|what happens|the result|the results|the output|if you see|if you get|if it works|whether it works|how it goes|when you've|once you've|when you have|once you have)|once you've|when you've done|(fammi sapere|dimmi) (cosa vedi|cosa succede|il risultato|i risultati|l'output|se vedi|se funziona|se ottieni|come va|quando hai|appena hai)|appena hai|quando avrai|dopo aver (eseguito|lanciato|riavviato|provato|ricaricato)",
-            cue("user_action", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
+            USER_ACTION_CUE,
         )
         .literals(
             &["in the network tab", "do you see any", "in your browser", "in the browser console",
@@ -167,11 +209,11 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
               "from your network", "in your repository", "in your github", "in your terminal",
               "nella console", "nel browser", "nel terminale", "nel tuo repository", "contenuto del", "contenuto della",
               "contenuto di", "contenuto dei", "nei devtools", "nella scheda network"],
-            cue("user_action", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
+            USER_ACTION_CUE,
         )
         .phrases(
             "(can|could|would) you (please )?(provide|share|send|paste|attach|upload|post|give me|copy)|(me puedes|puedes|podrias) (pasar|pasarme|enviar|enviarme|mandar|mandarme|compartir|pegar)|please (provide|share|send|paste|attach|upload)|(mi )?(puoi|potresti|puo|potrebbe|potete|potreste) (incollare|inviare|mandare|condividere|allegare|caricare|girare|passare|fornire|darmi|inviarmi|mandarmi|incollarmi|passarmi|girarmi|fornirmi|copiare|postare)|per favore (incolla|invia|manda|condividi|allega|carica)|(mi )?(puoi|potresti|puo|potrebbe|potete|potreste) (incollar|inviar|mandar|condivider|allegar|girar|passar|fornir|copiar|postar)*",
-            cue("send_me", DATA, 1.2, "asks the user to send something"),
+            SEND_ME_CUE,
         )
         // --- high: data the user must dig out.
         .literals(
@@ -234,7 +276,7 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
         )
         .phrases(
             "caused by|cause of|causing|due to|coming from|comes from|come from|responsible for|culprit|running out|bottleneck|slower|faster|why (is|are|does|do|did|was|were|has|have)|what's causing|what is causing|what caused|what changed|what broke|viene de|viene del|se debe a|por que|liegt (das|der|die|es)|verursacht|warum|wieso|woran|causato da|causata da|causa di|dovuto a|dovuta a|deriva da|responsabile di|collo di bottiglia|piu lento|piu lenta|piu veloce|cosa causa|cosa ha causato|cosa e cambiato|da cosa dipende|come mai",
-            cue("diagnosis", DIAG, 2.2, "asks for a diagnosis of a cause"),
+            DIAGNOSIS_CUE,
         )
         .literals(&["correlat*", "leak*", "regress*"], cue("diagnosis_stem", DIAG, 2.2, "asks for a diagnosis of a cause"))
         .phrases(
@@ -243,7 +285,7 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
         )
         .regex(
             &p(r"(?:is|are|was|were|does|do|did|has|have|had|will|can) (?:the|this|that|these|those|our|any|anyone|anybody|anything|there|it|prod|production|staging|port|\w+ (?:still|already|ever|actually|currently))\b"),
-            cue("fact_check", FACT, 1.3, "asks a fact the user must check"),
+            FACT_CUE,
         )
         .literals(
             &[
@@ -296,7 +338,7 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
         // --- medium: preference and decision elicitation, describing.
         .regex(
             &p(r"(?:what|which|how|who|where|when|why|que|cual|cuales|como|quien|donde|cuando|was|welche|welcher|welches|wie|wer|wo|wann)\b"),
-            cue("open_question", OPEN, 0.9, "an open question"),
+            OPEN_CUE,
         )
         .phrases(
             "(should|shall|would you like|do you want|you want|you'd like|you would like|you prefer|do you expect|you expect|you(')?re hoping|you hope|acceptable|target|deberia|deberian|quieres|prefieres|esperas|soll|sollen|sollte|mochtest|willst|erwartest|dovrebbe|dovrebbero|vuoi|preferisci|ti aspetti|si aspetta|vi aspettate|desideri|vorresti|preferiresti|preferisce|desidera|vorrebbe|accettabile|deseja|prefere|gostaria|deve|devono|dovra|dovranno|andrebbe|andrebbero|vanno|secondo te|secondo lei)",
@@ -304,7 +346,7 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
         )
         .regex(
             &p(r"(?:who|who's|whom|quien|quienes|wer|wem|wen)\b"),
-            cue("asks_person", WHO, 0.0, "asks who"),
+            ASKS_PERSON_CUE,
         )
         .literals(
             &[
@@ -370,42 +412,41 @@ pub(super) fn build_rare_cues() -> Result<CueSet, Error> {
 /// question runs stays small. Their names are those of the same cues in
 /// the other languages.
 pub(super) fn build_italian_cues() -> Result<CueSet, Error> {
-    use tag::*;
     let p = |rest: &str| format!("{LEAD_IT}{rest}");
     let set = CueSet::builder()
         .regex(
             &p(r"(?:vuoi che|vuole che|desideri che|desidera che|preferisci che|preferisce che|va bene se|ti va (?:bene )?se|e ok se|ok se|ti dispiace se|le dispiace se|ti sta bene se|dovrei|procedo|procediamo|si procede|lo faccio|faccio io|(?:se vuoi|se preferisci),? (?:posso|procedo))\b"),
-            cue("agent_proposal", PROPOSAL, 2.2, "yes/no on a concrete proposal"),
+            PROPOSAL_CUE,
         )
         .regex(
             &p(r"(?:vuoi|preferisci|desideri|vorresti|preferiresti|ti serve|ti servono|ti va|ti sta bene|ti interessa|le serve|le va|preferisce|desidera|vorrebbe|gradiresti|gradirebbe|(?:ti|le) piacerebbe|hai bisogno|ha bisogno)\b"),
-            cue("yes_no_wish", YESNO, 2.2, "a yes/no question about the user's wishes"),
+            YES_NO_WISH_CUE,
         )
         // Imperatives to the user ("Prova a riavviare ...", "Incollami il
         // log"); the agent's own first person ("Riavvio ...?") is a proposal.
         .regex(
             &p(r"(?:prova a|prova ad|esegui|lancia|rilancia|riavvia|ricarica|controlla|verifica|apri)\b"),
-            cue("user_action", USER_ACTION, 2.0, "asks the user to run, fetch or check something"),
+            USER_ACTION_CUE,
         )
         .regex(
             &p(r"(?:incolla|incollami|mandami|inviami|girami|passami|allega|allegami|condividi)\b"),
-            cue("send_me", DATA, 1.2, "asks the user to send something"),
+            SEND_ME_CUE,
         )
         // "perché" also means "because": only a question that opens with
         // it asks why.
         .regex(
             &p(r"(?:perche|come mai)\b"),
-            cue("diagnosis", DIAG, 2.2, "asks for a diagnosis of a cause"),
+            DIAGNOSIS_CUE,
         )
         .regex(
             &p(r"(?:c'e|ci sono|esiste|esistono|avete)\b"),
-            cue("fact_check", FACT, 1.3, "asks a fact the user must check"),
+            FACT_CUE,
         )
         .regex(
             &p(r"(?:cosa|che cosa|che|quale|quali|qual|come|chi|dove|quando|perche)\b"),
-            cue("open_question", OPEN, 0.9, "an open question"),
+            OPEN_CUE,
         )
-        .regex(&p(r"chi\b"), cue("asks_person", WHO, 0.0, "asks who"))
+        .regex(&p(r"chi\b"), ASKS_PERSON_CUE)
         .build()?;
     Ok(set)
 }
