@@ -14,6 +14,7 @@ mod metrics;
 mod preferences_task;
 mod questions_task;
 mod report;
+mod startup;
 mod tasks;
 mod train;
 
@@ -55,6 +56,20 @@ enum Command {
     /// packages its rule in docs/architecture.md ("Dependency rules")
     /// allows.
     Deps,
+    /// Measure what one call of the `tact` binary costs: wall time (median
+    /// and p90 over --runs) and peak memory of each one-question command,
+    /// against a --base binary when given (runs alternate).
+    Startup {
+        /// The binary measured (default: target/release/tact).
+        #[arg(long)]
+        bin: Option<PathBuf>,
+        /// A binary to compare with (the build before a change).
+        #[arg(long)]
+        base: Option<PathBuf>,
+        /// Runs per command and binary.
+        #[arg(long, default_value_t = 30)]
+        runs: usize,
+    },
 }
 
 #[derive(clap::Args)]
@@ -95,6 +110,11 @@ struct TrainArgs {
     /// --dataset, in the same order.
     #[arg(long)]
     dataset_weight: Vec<f64>,
+    /// Train into a temporary folder and check that every model file
+    /// equals the committed one byte for byte (the embedded models are a
+    /// fresh, reproducible training); exit 1 naming those that differ.
+    #[arg(long, conflicts_with_all = ["out", "dataset", "no_fixtures", "real", "shuffles"])]
+    check: bool,
 }
 
 #[derive(clap::Args)]
@@ -601,10 +621,15 @@ fn train_cmd(args: &TrainArgs) -> Result<bool> {
     if args.no_fixtures && args.dataset.is_empty() {
         bail!("--no-fixtures needs at least one --dataset");
     }
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| train::default_out(&root));
+    let committed = train::default_out(&root);
+    let out = if args.check {
+        let dir = std::env::temp_dir().join(format!("tact-train-check-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    } else {
+        args.out.clone().unwrap_or_else(|| committed.clone())
+    };
+    let mut stale = Vec::new();
     for task in tasks {
         let mut sources = Vec::new();
         if !args.no_fixtures {
@@ -636,6 +661,27 @@ fn train_cmd(args: &TrainArgs) -> Result<bool> {
         let path = train::write(&out, &trained)?;
         println!("{}", train::summary(&trained));
         println!("{:<12} wrote {}", "", shown(&path));
+        if args.check {
+            for ext in ["json", "bin"] {
+                let file = format!("{}.{ext}", task.name());
+                let fresh = std::fs::read(out.join(&file))?;
+                if std::fs::read(committed.join(&file)).ok().as_deref() != Some(&fresh[..]) {
+                    stale.push(file);
+                }
+            }
+        }
+    }
+    if args.check {
+        let _ = std::fs::remove_dir_all(&out);
+        if !stale.is_empty() {
+            eprintln!(
+                "not a fresh training: {} in {} (run `cargo xtask train`)",
+                stale.join(", "),
+                shown(&committed)
+            );
+            return Ok(false);
+        }
+        println!("the committed models are a fresh training");
     }
     Ok(true)
 }
@@ -712,6 +758,14 @@ fn main() -> ExitCode {
             true
         }),
         Command::Deps => deps::run(&root()),
+        Command::Startup { bin, base, runs } => {
+            let root = root();
+            let bin = bin.unwrap_or_else(|| root.join("target/release/tact"));
+            startup::run(&root, &bin, base.as_ref(), runs).map(|table| {
+                print!("{table}");
+                true
+            })
+        }
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

@@ -553,15 +553,25 @@ pub fn default_out(root: &Path) -> PathBuf {
     root.join("crates/classifiers/models")
 }
 
-/// Writes `model` to `<out>/<task>.json` through a temporary file, so that
-/// a failed write leaves the previous file whole.
+/// Writes `model` to `<out>/<task>.json` (the model file a user reads and
+/// loads) and `<out>/<task>.bin` (the same model in binary form, which the
+/// library embeds and reads at start without parsing text), each through
+/// a temporary file, so that a failed write leaves the previous file whole.
 pub fn write(out: &Path, trained: &Trained) -> Result<PathBuf> {
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let path = out.join(format!("{}.json", trained.task.name()));
-    let tmp = out.join(format!(".{}.json.tmp", trained.task.name()));
-    std::fs::write(&tmp, trained.model.to_json())
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+    let name = trained.task.name();
+    let put = |ext: &str, bytes: &[u8]| -> Result<PathBuf> {
+        let path = out.join(format!("{name}.{ext}"));
+        let tmp = out.join(format!(".{name}.{ext}.tmp"));
+        std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, &path).with_context(|| format!("writing {}", path.display()))?;
+        Ok(path)
+    };
+    let path = put("json", trained.model.to_json().as_bytes())?;
+    // The binary form of the model as the JSON reads back (its weights
+    // rounded as the file writes them), so both load the same model.
+    let reread = tact_classifiers::learned::LinearModel::from_json(&trained.model.to_json())?;
+    put("bin", &reread.to_bytes())?;
     Ok(path)
 }
 

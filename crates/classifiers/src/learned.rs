@@ -66,7 +66,20 @@ impl Task {
         }
     }
 
-    /// The embedded default model, parsed once and shared.
+    /// The embedded default model in binary form
+    /// ([`LinearModel::to_bytes`]), which the library reads at start: the
+    /// same model as [`Task::default_model_json`].
+    pub fn default_model_bytes(self) -> &'static [u8] {
+        match self {
+            Task::Effort => include_bytes!("../models/effort.bin"),
+            Task::EffortInMessage => include_bytes!("../models/effort-in-message.bin"),
+            Task::Granularity => include_bytes!("../models/granularity.bin"),
+            Task::Route => include_bytes!("../models/route.bin"),
+        }
+    }
+
+    /// The embedded default model, read once (from its binary form) and
+    /// shared.
     pub fn default_model(self) -> Result<Arc<LinearModel>, Error> {
         static CACHE: [OnceLock<Result<Arc<LinearModel>, String>>; 4] = [
             OnceLock::new(),
@@ -81,7 +94,7 @@ impl Task {
             Task::EffortInMessage => &CACHE[3],
         };
         slot.get_or_init(|| {
-            LinearModel::from_json(self.default_model_json())
+            LinearModel::from_bytes(self.default_model_bytes())
                 .map_err(|e| match e {
                     tact_core::Error::Model { message } => message,
                     other => other.to_string(),

@@ -45,6 +45,7 @@ mod error;
 pub mod escalation;
 pub mod granularity;
 pub mod learned;
+mod once;
 mod opening;
 pub mod route;
 mod strategy;

@@ -1,5 +1,5 @@
 //! `strategy_enum!`: the `Strategy` enum each text classifier exposes
-//! (heuristic default, seed baseline, learned model, hybrid), with its names
+//! (the hybrid default, the heuristic, the seed baseline, the learned model), with its names
 //! and parsing, written once so that adding a strategy is one change.
 
 /// Defines `pub enum Strategy { Heuristic, Seed, Learned, Hybrid }` for a

@@ -5,6 +5,12 @@
 #[path = "cli/watch.rs"]
 mod watch;
 
+#[path = "cli/config_docs.rs"]
+mod config_docs;
+
+#[path = "cli/run.rs"]
+mod run;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 

@@ -1,4 +1,4 @@
-//! Weighted cue sets: literal phrases (one aho-corasick automaton) and
+//! Weighted cue sets: literal phrases (one byte trie, walked anchored) and
 //! regular expressions (multi-pattern `regex-automata` sets), compiled once and matched against
 //! normalized text in a single pass each.
 //!
@@ -6,9 +6,9 @@
 //! (`investigat*` matches "investigate" and "investigation"). Regexes use the
 //! `regex` crate's syntax, which has no look-around.
 
-use aho_corasick::automaton::Automaton;
-use aho_corasick::nfa::contiguous::NFA;
-use aho_corasick::{Anchored, MatchKind};
+use crate::trie::{self, Trie};
+use std::sync::OnceLock;
+
 use regex::{Regex, RegexBuilder};
 use regex_automata::meta::{self, Regex as RegexSet};
 use regex_automata::{Input, PatternID, PatternSet};
@@ -146,7 +146,7 @@ impl CueSetBuilder {
     /// one cue: `(a|b)` alternates, a `?` after a group makes it optional,
     /// a trailing `*` on the whole pattern makes each phrase a prefix, and
     /// everything else is literal text. `(can|could) you (please )?run`
-    /// gives four phrases. Literals run on the aho-corasick automaton,
+    /// gives four phrases. Literals run on the literal trie,
     /// several times faster than a regex set.
     ///
     /// Fails at [`CueSetBuilder::build`] on unbalanced parentheses or more
@@ -202,14 +202,7 @@ impl CueSetBuilder {
                 classes[usize::from(b)] |= FIRST;
             }
         }
-        let ac = aho_corasick::nfa::contiguous::Builder::new()
-            .match_kind(MatchKind::LeftmostLongest)
-            .prefilter(false)
-            .build(self.literals.iter().map(|(p, ..)| p.as_str()))
-            .map_err(|e| Error::Pattern {
-                pattern: "<literals>".into(),
-                message: e.to_string(),
-            })?;
+        let ac = Trie::new(self.literals.iter().map(|(p, ..)| p.as_str()));
         // Patterns anchored at the start go in a set of their own: an
         // anchored search stops a few bytes in, once every pattern is dead.
         let mut regex_specs = self.regexes;
@@ -244,18 +237,10 @@ impl CueSetBuilder {
         };
         let anchored_set = compile_set(&patterns[..anchored])?;
         let set = compile_set(&patterns[anchored..])?;
-        let mut regexes = Vec::with_capacity(patterns.len());
-        for p in &patterns {
-            regexes.push(
-                RegexBuilder::new(p)
-                    .dfa_size_limit(DFA_CACHE_BYTES)
-                    .build()
-                    .map_err(|e| Error::Pattern {
-                        pattern: (*p).to_owned(),
-                        message: e.to_string(),
-                    })?,
-            );
-        }
+        // Each pattern alone only locates a match the sets found (a
+        // reason's matched text): compiled the first time it is needed,
+        // not here (compiling them all took a fifth of `tact effort`).
+        let regexes = patterns.iter().map(|p| LazyRegex::new(p)).collect();
         let words = WordFilter::new(
             self.literals
                 .iter()
@@ -312,7 +297,10 @@ fn expand(pattern: &str) -> Option<Vec<String>> {
                     let mut next = Vec::with_capacity(acc.len() * alts.len());
                     for a in &acc {
                         for b in &alts {
-                            next.push(format!("{a}{b}"));
+                            let mut joined = String::with_capacity(a.len() + b.len());
+                            joined.push_str(a);
+                            joined.push_str(b);
+                            next.push(joined);
                         }
                     }
                     if next.len() > LIMIT {
@@ -344,8 +332,21 @@ fn expand(pattern: &str) -> Option<Vec<String>> {
     Some(
         out.into_iter()
             .map(|p| {
-                let p = p.split_whitespace().collect::<Vec<_>>().join(" ");
-                if star { format!("{p}*") } else { p }
+                // White space folded to single spaces (an optional group
+                // leaves two side by side), without a copy when it is.
+                let folded = p.starts_with(' ')
+                    || p.ends_with(' ')
+                    || p.contains("  ")
+                    || p.contains(|c: char| c.is_whitespace() && c != ' ');
+                let mut p = if folded {
+                    p.split_whitespace().collect::<Vec<_>>().join(" ")
+                } else {
+                    p
+                };
+                if star {
+                    p.push('*');
+                }
+                p
             })
             .filter(|p| !p.is_empty() && p != "*")
             .collect(),
@@ -356,10 +357,10 @@ fn expand(pattern: &str) -> Option<Vec<String>> {
 /// takes `&self` and allocates only the returned hits.
 #[derive(Debug, Clone)]
 pub struct CueSet {
-    /// The literals' automaton: a contiguous NFA (about 150 KB for the
-    /// effort cues, where a dense DFA takes 2.2 MB and misses the cache on
-    /// most steps), walked anchored so failure transitions never run.
-    ac: NFA,
+    /// The literals' trie, walked anchored at each position where a
+    /// literal may start (an automaton's failure transitions would never
+    /// run, and they were most of its build).
+    ac: Trie,
     /// Per byte: [`FIRST`] when some literal starts with it (a walk
     /// elsewhere would die at once), [`ALNUM`] for ASCII letters and digits.
     classes: [u8; 256],
@@ -370,8 +371,39 @@ pub struct CueSet {
     anchored_set: RegexSet,
     anchored: usize,
     set: RegexSet,
-    regexes: Vec<Regex>,
+    regexes: Vec<LazyRegex>,
     regex_cues: Vec<Cue>,
+}
+
+/// A regex compiled the first time it is used (the sets already checked
+/// that it compiles: a failure here only loses a match's location).
+#[derive(Debug, Clone)]
+struct LazyRegex {
+    pattern: String,
+    regex: OnceLock<Option<Regex>>,
+}
+
+impl LazyRegex {
+    fn new(pattern: &str) -> Self {
+        Self {
+            pattern: pattern.to_owned(),
+            regex: OnceLock::new(),
+        }
+    }
+
+    /// The first match's span, if the regex compiles and matches.
+    fn find(&self, haystack: &str) -> Option<(usize, usize)> {
+        self.regex
+            .get_or_init(|| {
+                RegexBuilder::new(&self.pattern)
+                    .dfa_size_limit(DFA_CACHE_BYTES)
+                    .build()
+                    .ok()
+            })
+            .as_ref()?
+            .find(haystack)
+            .map(|m| (m.start(), m.end()))
+    }
 }
 
 /// A filter of word starts for the literal walk. A literal accepted at a
@@ -505,7 +537,7 @@ impl CueSet {
             .position(|c| std::ptr::eq(c, hit.cue))
             .and_then(|i| self.regexes.get(i))
             .and_then(|re| re.find(normalized))
-            .map_or((0, 0), |m| (m.start(), m.end()))
+            .unwrap_or((0, 0))
     }
 
     /// All cue matches in `normalized` (text passed through
@@ -523,31 +555,20 @@ impl CueSet {
     fn starting_at(&self, bytes: &[u8], at: usize) -> ([(usize, usize); NESTED], usize) {
         let mut found = [(0usize, 0usize); NESTED];
         let mut count = 0usize;
-        let Ok(mut sid) = self.ac.start_state(Anchored::Yes) else {
-            return (found, 0);
-        };
+        let mut sid = 0;
         for (i, &b) in bytes.iter().enumerate().skip(at) {
-            sid = self.ac.next_state(Anchored::Yes, sid, b);
-            if !self.ac.is_special(sid) {
-                continue;
-            }
-            if self.ac.is_dead(sid) {
+            sid = self.ac.next(sid, b);
+            if sid == trie::DEAD {
                 break;
             }
-            if self.ac.is_match(sid) {
-                let pid = self.ac.match_pattern(sid, 0);
-                // Match states also carry matches that start later (reached
-                // through failure transitions): only those starting at `at`
-                // count, as in the crate's own anchored search.
-                if (i + 1).checked_sub(self.ac.pattern_len(pid)) == Some(at) {
-                    if count == NESTED {
-                        found.copy_within(1.., 0);
-                        count -= 1;
-                    }
-                    if let Some(slot) = found.get_mut(count) {
-                        *slot = (pid.as_usize(), i + 1);
-                        count += 1;
-                    }
+            if let Some(pid) = self.ac.pattern(sid) {
+                if count == NESTED {
+                    found.copy_within(1.., 0);
+                    count -= 1;
+                }
+                if let Some(slot) = found.get_mut(count) {
+                    *slot = (pid, i + 1);
+                    count += 1;
                 }
             }
         }
@@ -676,7 +697,7 @@ impl CueSet {
                     return;
                 };
                 let (start, end) = if locate {
-                    re.find(normalized).map_or((0, 0), |m| (m.start(), m.end()))
+                    re.find(normalized).unwrap_or((0, 0))
                 } else {
                     (0, 0)
                 };

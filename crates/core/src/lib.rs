@@ -46,6 +46,7 @@ pub mod dataset;
 mod error;
 pub mod learn;
 pub mod text;
+mod trie;
 mod wordset;
 
 pub use cues::{Cue, CueHit, CueSet, CueSetBuilder};

@@ -2,6 +2,9 @@
 //! panics and its offsets always slice the input.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "core/linear.rs"]
+mod linear;
+
 use proptest::prelude::*;
 use tact_core::dataset::parse_jsonl;
 use tact_core::{extract_questions, normalize, split_sentences, word_count};

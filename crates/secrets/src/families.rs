@@ -36,216 +36,519 @@ pub(crate) enum Check {
     TokenLike,
 }
 
-/// A vendor keyword followed by an assignment of a value (group 1).
-macro_rules! kw {
-    ($k:literal, $v:literal) => {
-        concat!(
-            r#"(?i)(?:"#,
-            $k,
-            r#")[\w.-]{0,20}["'`]?[ \t]*(?:=|:=|:|=>|,)[ \t]*\\?["'`]?("#,
-            $v,
-            ")"
-        )
+/// The patterns of a shape, each keyed on its keywords: lowercase ASCII
+/// literals of which every match of the pattern contains at least one (in
+/// any case). The scanner runs a pattern only on a text where one of its
+/// keywords occurs, and compiles it the first time that happens, as
+/// gitleaks keys each rule on its keywords.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Form {
+    /// One pattern and its keywords.
+    One(&'static str, &'static [&'static str]),
+    /// Alternatives of one shape, compiled and run apart: pattern and
+    /// keywords.
+    Any(&'static [(&'static str, &'static [&'static str])]),
+    /// Vendor assignments (a vendor's word followed by an assignment of a
+    /// value, group 1; see [`assignment`]): the keyword, the word (a regex
+    /// whose every match contains the keyword) and the value's regex.
+    Assign(&'static [(&'static str, &'static str, &'static str)]),
+}
+
+/// A built-in credential shape.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Shape {
+    /// Stable id (a finding's kind).
+    pub(crate) id: &'static str,
+    /// Description.
+    pub(crate) label: &'static str,
+    /// The patterns and their keywords.
+    pub(crate) form: Form,
+    /// How a match is confirmed.
+    pub(crate) check: Check,
+}
+
+const fn shape(id: &'static str, label: &'static str, form: Form, check: Check) -> Shape {
+    Shape {
+        id,
+        label,
+        form,
+        check,
+    }
+}
+
+/// A vendor keyword followed by an assignment of a value (group 1):
+/// gitleaks' keyword-context rules (`word`, then up to 20 name
+/// characters, an assignment operator, the value).
+pub(crate) fn assignment(word: &str, value: &str) -> String {
+    format!(r#"(?i)(?:{word})[\w.-]{{0,20}}["'`]?[ \t]*(?:=|:=|:|=>|,)[ \t]*\\?["'`]?({value})"#)
+}
+
+/// The value of a generic vendor assignment.
+const VENDOR_VALUE: &str = r"[A-Za-z0-9_=+/.%~|:-]{12,}";
+
+/// A generic vendor assignment: the word is its own keyword.
+macro_rules! vendors {
+    ($($w:literal),* $(,)?) => {
+        &[$(($w, $w, VENDOR_VALUE)),*]
     };
 }
 
-/// Built-in value shapes: id, description, pattern, confirmation.
-pub(crate) const SHAPES: &[(&str, &str, &str, Check)] = &[
-    (
+/// Built-in value shapes, in the order a finding names them.
+pub(crate) const SHAPES: &[Shape] = &[
+    shape(
         "cloud_access_key_id",
         "a cloud access key id",
-        r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b|\bABSK[A-Za-z0-9+/]{109,}={0,2}|\bbedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]*",
+        Form::One(
+            r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b|\bABSK[A-Za-z0-9+/]{109,}={0,2}|\bbedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]*",
+            &[
+                "a3t",
+                "akia",
+                "asia",
+                "abia",
+                "acca",
+                "absk",
+                "bedrock-api-key-",
+            ],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "aws_secret_access_key",
         "an AWS secret access key",
-        r#"(?i)(?:aws_?secret_?access_?key|aws_?secret_?key|secretaccesskey)["'`]?[ \t]*(?:=|:|=>|[ \t])[ \t]*["'`]?([A-Za-z0-9/+]{40})|\b(?:AKIA|ASIA)[A-Z0-9]{16}["'`]?[\s,;:=|]{1,10}["'`]?([A-Za-z0-9/+]{40})\b"#,
+        Form::One(
+            r#"(?i)(?:aws_?secret_?access_?key|aws_?secret_?key|secretaccesskey)["'`]?[ \t]*(?:=|:|=>|[ \t])[ \t]*["'`]?([A-Za-z0-9/+]{40})|\b(?:AKIA|ASIA)[A-Z0-9]{16}["'`]?[\s,;:=|]{1,10}["'`]?([A-Za-z0-9/+]{40})\b"#,
+            &["aws", "secretaccesskey", "akia", "asia"],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "private_key_block",
         "a PEM private key block",
-        r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?s:.*?)-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,.-]*)",
+        Form::One(
+            r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?s:.*?)-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,.-]*)",
+            &["private key"],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "gcp_private_key_id",
         "a service account private key id",
-        r#"\\?"private_key_id\\?"\s*:\s*\\?"([A-Za-z0-9]{16,})"#,
+        Form::One(
+            r#"\\?"private_key_id\\?"\s*:\s*\\?"([A-Za-z0-9]{16,})"#,
+            &["private_key_id"],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "bearer_token",
         "a bearer token",
-        r#"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{12,}=*|(?i)authorization:?\s*["']?(?:token|api-token)\s+[A-Za-z0-9._~+/-]{12,}=*"#,
+        Form::One(
+            r#"(?i)\bbearer\s+[A-Za-z0-9._~+/-]{12,}=*|(?i)authorization:?\s*["']?(?:token|api-token)\s+[A-Za-z0-9._~+/-]{12,}=*"#,
+            &["bearer", "authorization"],
+        ),
         Check::HasDigit,
     ),
-    (
+    shape(
         "basic_auth",
         "a Basic auth header",
-        r"(?i)\bbasic\s+([A-Za-z0-9+/]{6,}={0,2})",
+        Form::One(r"(?i)\bbasic\s+([A-Za-z0-9+/]{6,}={0,2})", &["basic"]),
         Check::TokenLike,
     ),
-    (
+    shape(
         "curl_user",
         "a curl user and password",
-        r#"\bcurl\b[^\n]*?\s(?:-u|--user)(?:=|[ \t]+)["']?([^\s"':$][^\s"':]*:[^\s"'$<{\[][^\s"']{2,})"#,
+        Form::One(
+            r#"\bcurl\b[^\n]*?\s(?:-u|--user)(?:=|[ \t]+)["']?([^\s"':$][^\s"':]*:[^\s"'$<{\[][^\s"']{2,})"#,
+            &["curl"],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "jwt",
         "a JWT",
-        r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*|\bZXlK[A-Za-z0-9/_+-]{40,}={0,2}",
+        Form::One(
+            r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*|\bZXlK[A-Za-z0-9/_+-]{40,}={0,2}",
+            &["eyj", "zxlk"],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "github_token",
         "a GitHub token",
-        r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})",
+        Form::One(
+            r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})",
+            &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "gitlab_token",
         "a GitLab token",
-        r"\bgl(?:pat|dt|ffct|ft|imt|agent|oas|ptt|rt|soat|cbt)-[0-9A-Za-z_.-]{20,}|\bGR1348941[\w-]{20,}|_gitlab_session=[0-9a-z]{32}",
+        Form::One(
+            r"\bgl(?:pat|dt|ffct|ft|imt|agent|oas|ptt|rt|soat|cbt)-[0-9A-Za-z_.-]{20,}|\bGR1348941[\w-]{20,}|_gitlab_session=[0-9a-z]{32}",
+            &[
+                "glpat-",
+                "gldt-",
+                "glffct-",
+                "glft-",
+                "glimt-",
+                "glagent-",
+                "gloas-",
+                "glptt-",
+                "glrt-",
+                "glsoat-",
+                "glcbt-",
+                "gr1348941",
+                "_gitlab_session=",
+            ],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "slack_token",
         "a Slack token or webhook",
-        r"\bxox[a-z](?:\.xox[a-z])?-[A-Za-z0-9.-]{10,}|\bxapp-[0-9]-[A-Za-z0-9-]{10,}|hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,}",
+        Form::One(
+            r"\bxox[a-z](?:\.xox[a-z])?-[A-Za-z0-9.-]{10,}|\bxapp-[0-9]-[A-Za-z0-9-]{10,}|hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,}",
+            &["xox", "xapp-", "hooks.slack.com/"],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "google_api_key",
         "a Google API key",
-        r"\bAIza[0-9A-Za-z_-]{35}",
+        Form::One(r"\bAIza[0-9A-Za-z_-]{35}", &["aiza"]),
         Check::Always,
     ),
-    (
+    shape(
         "secret_api_key",
         "a secret API key",
-        r"\b(?:sk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,})",
+        Form::One(
+            r"\b(?:sk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,})",
+            &["sk-", "k_live_", "k_test_", "k_prod_"],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "azure_secret",
         "an Azure key or client secret",
-        r"(?i)\b(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})|(?:^|[^A-Za-z0-9_~.])([A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})",
+        Form::One(
+            r"(?i)\b(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})|(?:^|[^A-Za-z0-9_~.])([A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})",
+            &["accountkey=", "sharedaccesskey=", "q~"],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "npm_token",
         "an npm token",
-        r"(?i)\bnpm_[a-z0-9]{36}",
+        Form::One(r"(?i)\bnpm_[a-z0-9]{36}", &["npm_"]),
         Check::Always,
     ),
-    (
+    shape(
         "pypi_token",
         "a PyPI token",
-        r"\bpypi-AgEIcHlwaS5vcmc[\w-]{50,}",
+        Form::One(r"\bpypi-AgEIcHlwaS5vcmc[\w-]{50,}", &["pypi-"]),
         Check::Always,
     ),
-    (
+    shape(
         "twilio_key",
         "a Twilio API key",
-        r"\bSK[0-9a-fA-F]{32}\b",
+        Form::One(r"\bSK[0-9a-fA-F]{32}\b", &["sk"]),
         Check::Always,
     ),
-    (
+    shape(
         "sendgrid_key",
         "a SendGrid API key",
-        r"\bSG\.[A-Za-z0-9_=-]{16,}\.[A-Za-z0-9_=-]{16,}",
+        Form::One(r"\bSG\.[A-Za-z0-9_=-]{16,}\.[A-Za-z0-9_=-]{16,}", &["sg."]),
         Check::Always,
     ),
-    (
+    shape(
         "heroku_key",
         "a Heroku API key",
-        r"\bHRKU-[0-9A-Za-z_-]{30,}",
+        Form::One(r"\bHRKU-[0-9A-Za-z_-]{30,}", &["hrku-"]),
         Check::Always,
     ),
-    (
+    shape(
         "docker_auth",
         "a Docker registry auth",
-        r#"\\?"auth\\?"\s*:\s*\\?"([A-Za-z0-9+/]{8,}={0,2})"#,
+        Form::One(
+            r#"\\?"auth\\?"\s*:\s*\\?"([A-Za-z0-9+/]{8,}={0,2})"#,
+            &["\"auth"],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "kubernetes_secret",
         "Kubernetes secret data",
-        r#"(?is)\bkind:[ \t]*["']?secret\b.*?\b(?:data|stringData):((?:[ \t]*\n[ \t]+[\w.-]+:[ \t]*[^\n]*)+)|(?is)\b(?:data|stringData):((?:[ \t]*\n[ \t]+[\w.-]+:[ \t]*[^\n]*)+).*?\bkind:[ \t]*["']?secret\b"#,
+        Form::One(
+            r#"(?is)\bkind:[ \t]*["']?secret\b.*?\b(?:data|stringData):((?:[ \t]*\n[ \t]+[\w.-]+:[ \t]*[^\n]*)+)|(?is)\b(?:data|stringData):((?:[ \t]*\n[ \t]+[\w.-]+:[ \t]*[^\n]*)+).*?\bkind:[ \t]*["']?secret\b"#,
+            &["kind:"],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "nuget_password",
         "a NuGet config password",
-        r#"(?i)<add key=\\?"(?:ClearText)?Password\\?"\s*value=\\?"([^"\\]{8,})"#,
+        Form::One(
+            r#"(?i)<add key=\\?"(?:ClearText)?Password\\?"\s*value=\\?"([^"\\]{8,})"#,
+            &["<add key="],
+        ),
         Check::Always,
     ),
-    (
+    shape(
         "vendor_token",
         "a vendor token",
-        concat!(
-            r"\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b|\bops_eyJ[A-Za-z0-9+/]{250,}={0,3}",
-            r"|AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
-            r"|\bp8e-[A-Za-z0-9]{32}|\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}|\bLTAI[A-Za-z0-9]{20}",
-            r"|\bAKCp[A-Za-z0-9]{69}|\bcmVmd[A-Za-z0-9]{59}",
-            r"|\b(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}",
-            r"|\b4b1d[A-Za-z0-9]{38}\b|(?i:\bCLOJARS_[a-z0-9]{60})|\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}",
-            r"|\bdapi[a-f0-9]{32}(?:-[0-9])?|\bdo[opr]_v1_[a-f0-9]{64}|\bdnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}",
-            r"|\bdp\.pt\.[A-Za-z0-9]{43}|\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}|\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}",
-            r"|\bEZ[AT]K[A-Za-z0-9]{54}|\bEAA[MC][A-Za-z0-9]{100,}|\bFLW(?:SECK|PUBK)_TEST-[A-Za-z0-9]{12,}(?:-X)?",
-            r"|\b(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})|\bfio-u-[A-Za-z0-9_=-]{64}",
-            r#"|(?i:\\?["']secret_key\\?["']\s*=>\s*\\?["']sk_[^\s"'\\]{29})"#,
-            r"|\beyJrIjoi[A-Za-z0-9]{70,}={0,3}|\bglc_[A-Za-z0-9+/]{32,}={0,3}|\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}",
-            r"|\b(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}|\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}",
-            r"|\b(?:hf_|api_org_)[A-Za-z]{34}\b|\bico-[A-Za-z0-9]{32}|\bs-s4t2(?:ud|af)-[a-fA-F0-9]{64}",
-            r"|\blin_api_[A-Za-z0-9]{40}|\b[a-f0-9]{32}-us[0-9]{1,2}\b|\b[ps]k\.[A-Za-z0-9]{60,}\.[A-Za-z0-9_-]{22,}",
-            r"|\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b|(?i:https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[^\s\x22'<>]+)",
-            r"|\bNR(?:JS|II|AK)-[A-Za-z0-9-]{19,}|\bntn_[0-9]{11}[A-Za-z0-9]{35}|\bAPI-[A-Z0-9]{26}\b",
-            r"|\bsha256~[A-Za-z0-9_-]{43}|\bpplx-[A-Za-z0-9]{48}|\bpscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}",
-            r"|\bPMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}|\bpnu_[A-Za-z0-9]{36}|\bpul-[a-f0-9]{40}",
-            r"|\brdme_[a-z0-9]{70}|\brubygems_[a-f0-9]{48}|\btk-us-[A-Za-z0-9_-]{48}",
-            r"|\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}|\bsntry[us]_[A-Za-z0-9+/=_]{40,}",
-            r"|\bsm_[aps]at_[A-Za-z0-9]{16}|\bshippo_(?:live|test)_[a-fA-F0-9]{40}|\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
-            r"|\bsq[upa]_[a-f0-9]{40}|\bsgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}",
-            r"|\b(?:EAAA|sq0atp-|sq0csp-)[A-Za-z0-9_-]{22,60}|\btfp_[A-Za-z0-9_.=-]{59}|\bhv[sb]\.[A-Za-z0-9_-]{90,}",
-            r"|\bAQVN[A-Za-z0-9_-]{35,38}",
-        ),
+        Form::Any(&[
+            (
+                r"\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b",
+                &["a3-"],
+            ),
+            (r"\bops_eyJ[A-Za-z0-9+/]{250,}={0,3}", &["ops_eyj"]),
+            (
+                r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
+                &["age-secret-key-1"],
+            ),
+            (r"\bp8e-[A-Za-z0-9]{32}", &["p8e-"]),
+            (r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}", &["pat"]),
+            (r"\bLTAI[A-Za-z0-9]{20}", &["ltai"]),
+            (r"\bAKCp[A-Za-z0-9]{69}", &["akcp"]),
+            (r"\bcmVmd[A-Za-z0-9]{59}", &["cmvmd"]),
+            (
+                r"\b(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}",
+                &[".acc_", ".acc-"],
+            ),
+            (r"\b4b1d[A-Za-z0-9]{38}\b", &["4b1d"]),
+            (r"(?i:\bCLOJARS_[a-z0-9]{60})", &["clojars_"]),
+            (r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}", &["v1.0-"]),
+            (r"\bdapi[a-f0-9]{32}(?:-[0-9])?", &["dapi"]),
+            (r"\bdo[opr]_v1_[a-f0-9]{64}", &["_v1_"]),
+            (
+                r"\bdnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}",
+                &["dnkey-"],
+            ),
+            (r"\bdp\.pt\.[A-Za-z0-9]{43}", &["dp.pt."]),
+            (r"\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}", &["duffel_"]),
+            (r"\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}", &["dt0c01."]),
+            (r"\bEZ[AT]K[A-Za-z0-9]{54}", &["ezak", "eztk"]),
+            (r"\bEAA[MC][A-Za-z0-9]{100,}", &["eaam", "eaac"]),
+            (
+                r"\bFLW(?:SECK|PUBK)_TEST-[A-Za-z0-9]{12,}(?:-X)?",
+                &["_test-"],
+            ),
+            (
+                r"\b(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})",
+                &["fo1_", "fm1", "fm2"],
+            ),
+            (r"\bfio-u-[A-Za-z0-9_=-]{64}", &["fio-u-"]),
+            (
+                r#"(?i:\\?["']secret_key\\?["']\s*=>\s*\\?["']sk_[^\s"'\\]{29})"#,
+                &["secret_key"],
+            ),
+            (r"\beyJrIjoi[A-Za-z0-9]{70,}={0,3}", &["eyjrijoi"]),
+            (r"\bglc_[A-Za-z0-9+/]{32,}={0,3}", &["glc_"]),
+            (r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}", &["glsa_"]),
+            (
+                r"\b(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
+                &["pat.", "sat."],
+            ),
+            (
+                r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}",
+                &[".atlasv1."],
+            ),
+            (r"\b(?:hf_|api_org_)[A-Za-z]{34}\b", &["hf_", "api_org_"]),
+            (r"\bico-[A-Za-z0-9]{32}", &["ico-"]),
+            (r"\bs-s4t2(?:ud|af)-[a-fA-F0-9]{64}", &["s-s4t2"]),
+            (r"\blin_api_[A-Za-z0-9]{40}", &["lin_api_"]),
+            (r"\b[a-f0-9]{32}-us[0-9]{1,2}\b", &["-us"]),
+            (
+                r"\b[ps]k\.[A-Za-z0-9]{60,}\.[A-Za-z0-9_-]{22,}",
+                &["pk.", "sk."],
+            ),
+            (r"\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b", &["_mmk"]),
+            (
+                r#"(?i:https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[^\s\x22'<>]+)"#,
+                &[".webhook.office.com/webhookb2/"],
+            ),
+            (
+                r"\bNR(?:JS|II|AK)-[A-Za-z0-9-]{19,}",
+                &["nrjs-", "nrii-", "nrak-"],
+            ),
+            (r"\bntn_[0-9]{11}[A-Za-z0-9]{35}", &["ntn_"]),
+            (r"\bAPI-[A-Z0-9]{26}\b", &["api-"]),
+            (r"\bsha256~[A-Za-z0-9_-]{43}", &["sha256~"]),
+            (r"\bpplx-[A-Za-z0-9]{48}", &["pplx-"]),
+            (
+                r"\bpscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}",
+                &["pscale_"],
+            ),
+            (r"\bPMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}", &["pmak-"]),
+            (r"\bpnu_[A-Za-z0-9]{36}", &["pnu_"]),
+            (r"\bpul-[a-f0-9]{40}", &["pul-"]),
+            (r"\brdme_[a-z0-9]{70}", &["rdme_"]),
+            (r"\brubygems_[a-f0-9]{48}", &["rubygems_"]),
+            (r"\btk-us-[A-Za-z0-9_-]{48}", &["tk-us-"]),
+            (r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}", &["xkeysib-"]),
+            (r"\bsntry[us]_[A-Za-z0-9+/=_]{40,}", &["sntry"]),
+            (r"\bsm_[aps]at_[A-Za-z0-9]{16}", &["sm_"]),
+            (r"\bshippo_(?:live|test)_[a-fA-F0-9]{40}", &["shippo_"]),
+            (
+                r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
+                &["shpat_", "shpca_", "shppa_", "shpss_"],
+            ),
+            (r"\bsq[upa]_[a-f0-9]{40}", &["squ_", "sqp_", "sqa_"]),
+            (
+                r"\bsgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}",
+                &["sgp_"],
+            ),
+            (
+                r"\b(?:EAAA|sq0atp-|sq0csp-)[A-Za-z0-9_-]{22,60}",
+                &["eaaa", "sq0atp-", "sq0csp-"],
+            ),
+            (r"\btfp_[A-Za-z0-9_.=-]{59}", &["tfp_"]),
+            (r"\bhv[sb]\.[A-Za-z0-9_-]{90,}", &["hvs.", "hvb."]),
+            (r"\bAQVN[A-Za-z0-9_-]{35,38}", &["aqvn"]),
+        ]),
         Check::Always,
     ),
-    (
+    shape(
         "vendor_assignment",
         "a vendor credential assignment",
-        concat!(
-            kw!(
-                "adafruit|adobe|airtable|algolia|alibaba|asana|atlassian|confluence|confluent|jira|beamer|bitbucket|bittrex|meraki|cloudflare|codecov|cohere|co_api_key|coinbase|contentful|datadog|dnkey|discord|droneci|dropbox|etsy|facebook|fastly|finicity|finnhub|flickr|freshbooks|gitter|gocardless|heroku|hubspot|intercom|jfrog|artifactory|bintray|xray|kraken|kucoin|launchdarkly|linear|linked[_-]?in|looker|mailchimp|mailgun|mapbox|mattermost|message[_-]?bird|netlify|new[_-]?relic|nytimes|new-york-times|newyorktimes|okta|plaid|private[_-]?ai|rapidapi|sendbird|sentry|snyk|sonar|squarespace|sumo|travis|twitch|twitter|typeform|yandex|zendesk|contribsys__com",
-                r"[A-Za-z0-9_=+/.%~|:-]{12,}"
-            ),
-            "|",
-            kw!("telegr", r"[0-9]{5,16}:A[A-Za-z0-9_-]{34}"),
-            "|",
-            kw!("lob", r"(?:live|test)_(?:pub_)?[a-f0-9]{31,}")
+        Form::Assign(&[
+            ("linked", "linked[_-]?in", VENDOR_VALUE),
+            ("message", "message[_-]?bird", VENDOR_VALUE),
+            ("relic", "new[_-]?relic", VENDOR_VALUE),
+            ("private", "private[_-]?ai", VENDOR_VALUE),
+            ("telegr", "telegr", r"[0-9]{5,16}:A[A-Za-z0-9_-]{34}"),
+            ("lob", "lob", r"(?:live|test)_(?:pub_)?[a-f0-9]{31,}"),
+        ]),
+        Check::SecretLike,
+    ),
+    shape(
+        "vendor_assignment",
+        "a vendor credential assignment",
+        Form::Assign(vendors![
+            "adafruit",
+            "adobe",
+            "airtable",
+            "algolia",
+            "alibaba",
+            "asana",
+            "atlassian",
+            "confluence",
+            "confluent",
+            "jira",
+            "beamer",
+            "bitbucket",
+            "bittrex",
+            "meraki",
+            "cloudflare",
+            "codecov",
+            "cohere",
+            "co_api_key",
+            "coinbase",
+            "contentful",
+            "datadog",
+            "dnkey",
+            "discord",
+            "droneci",
+            "dropbox",
+            "etsy",
+            "facebook",
+            "fastly",
+            "finicity",
+            "finnhub",
+            "flickr",
+            "freshbooks",
+            "gitter",
+            "gocardless",
+            "heroku",
+            "hubspot",
+            "intercom",
+            "jfrog",
+            "artifactory",
+            "bintray",
+            "xray",
+            "kraken",
+            "kucoin",
+            "launchdarkly",
+            "linear",
+            "looker",
+            "mailchimp",
+            "mailgun",
+            "mapbox",
+            "mattermost",
+            "netlify",
+            "nytimes",
+            "new-york-times",
+            "newyorktimes",
+            "okta",
+            "plaid",
+            "rapidapi",
+            "sendbird",
+            "sentry",
+            "snyk",
+            "sonar",
+            "squarespace",
+            "sumo",
+            "travis",
+            "twitch",
+            "twitter",
+            "typeform",
+            "yandex",
+            "zendesk",
+            "contribsys__com",
+        ]),
+        Check::SecretLike,
+    ),
+    shape(
+        "url_credentials",
+        "a URL with a password",
+        Form::One(
+            r"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:[^/\s:@$<{*][^/\s@]*@",
+            &["://"],
+        ),
+        Check::Always,
+    ),
+    shape(
+        "env_credential",
+        "a credential environment variable",
+        Form::One(
+            r#"\b[A-Z0-9_]*(?:PASS|PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH)[ \t]*=[ \t]*\\?["']?([^\s"'$<{*\[\\][^\s"',;\\]{3,})"#,
+            &[
+                "pass",
+                "secret",
+                "token",
+                "api_key",
+                "apikey",
+                "access_key",
+                "private_key",
+                "credential",
+                "auth",
+            ],
         ),
         Check::SecretLike,
     ),
-    (
-        "url_credentials",
-        "a URL with a password",
-        r"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:[^/\s:@$<{*][^/\s@]*@",
-        Check::Always,
-    ),
-    (
-        "env_credential",
-        "a credential environment variable",
-        r#"\b[A-Z0-9_]*(?:PASS|PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH)[ \t]*=[ \t]*\\?["']?([^\s"'$<{*\[\\][^\s"',;\\]{3,})"#,
-        Check::SecretLike,
-    ),
-    (
+    shape(
         "credential_assignment",
         "a credential assignment",
-        r#"(?i)(?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)["']?\s*[=:]\s*\\?["']?([^\s"'$<{*\[\\][^\s"',;\\]{5,})"#,
+        Form::One(
+            r#"(?i)(?:password|passwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|private[_-]?key)["']?\s*[=:]\s*\\?["']?([^\s"'$<{*\[\\][^\s"',;\\]{5,})"#,
+            &[
+                "passw",
+                "secret",
+                "api_key",
+                "api-key",
+                "apikey",
+                "access_token",
+                "access-token",
+                "accesstoken",
+                "auth_token",
+                "auth-token",
+                "authtoken",
+                "private_key",
+                "private-key",
+                "privatekey",
+            ],
+        ),
         Check::SecretLike,
     ),
 ];

@@ -23,10 +23,14 @@
 //! # Ok::<(), tact_secrets::Error>(())
 //! ```
 //!
-//! The built-in patterns are compiled once per process into one
-//! [`regex::RegexSet`] (plus one `Regex` per shape, run only on the shapes
-//! the set matched), in the `regex` syntax: no look-around, linear time.
-//! Key names are checked without regex.
+//! A text pays only for the patterns it can match, as gitleaks keys each
+//! rule on its keywords: every built-in pattern is keyed on a few
+//! literals, one of which each of its matches contains (`ghp_`, `AKIA`,
+//! `bearer`...); one Aho-Corasick automaton over every keyword (built once
+//! per process, case-insensitive) picks the patterns a text needs, and
+//! each pattern is compiled the first time a text needs it, in the `regex`
+//! syntax: no look-around, linear time. A text with no keyword compiles
+//! and runs no regex. Key names are checked without regex.
 //!
 //! The shapes cover 129 of the 130 credential families of gitleaks'
 //! default configuration (see [`FAMILY_EXAMPLES`], [`NOT_COVERED`] and

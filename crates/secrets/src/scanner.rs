@@ -5,7 +5,10 @@
 
 use std::sync::{Arc, LazyLock};
 
-use regex::{Regex, RegexSet};
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use regex::Regex;
 use serde_json::Value;
 
 use crate::{Error, Result};
@@ -72,7 +75,7 @@ const QUALIFIERS: &[&str] = &[
     "set",
 ];
 
-use crate::families::{Check, SHAPES};
+use crate::families::{Check, Form, SHAPES, assignment};
 
 /// What kind of credential was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,70 +120,58 @@ pub struct Finding {
     pub path: String,
 }
 
+/// One compiled-on-demand pattern of a shape.
 #[derive(Debug)]
-struct Shapes {
-    set: RegexSet,
-    regexes: Vec<Regex>,
-    info: Vec<(String, String, Check)>,
+struct Entry {
+    id: String,
+    label: String,
+    check: Check,
+    /// The pattern as compiled (ASCII word boundaries).
+    pattern: String,
+    /// Compiled the first time a text needs it; `None` if it failed to
+    /// compile (then every text that needs it is taken as holding it).
+    regex: OnceLock<Option<Regex>>,
 }
 
-impl Shapes {
-    fn build(extra: &[(&str, &str)]) -> Result<Self> {
-        let mut patterns = Vec::new();
-        let mut info = Vec::new();
-        for (id, label, pat, check) in SHAPES {
-            patterns.push(ascii_boundaries(pat));
-            info.push(((*id).to_owned(), (*label).to_owned(), *check));
+impl Entry {
+    fn new(id: &str, label: &str, check: Check, pattern: &str) -> Self {
+        Self {
+            id: id.to_owned(),
+            label: label.to_owned(),
+            check,
+            pattern: ascii_boundaries(pattern),
+            regex: OnceLock::new(),
         }
-        for (name, pat) in extra {
-            patterns.push(ascii_boundaries(pat));
-            info.push(((*name).to_owned(), format!("`{name}`"), Check::Always));
-        }
-        let compile_err = |pattern: &str, e: regex::Error| Error::Pattern {
-            pattern: pattern.to_owned(),
-            message: e.to_string(),
-        };
-        let mut regexes = Vec::with_capacity(patterns.len());
-        for p in &patterns {
-            regexes.push(Regex::new(p).map_err(|e| compile_err(p, e))?);
-        }
-        // The set has every shape at once: with the default lazy-DFA cache
-        // (2 MiB) the regex engine gave up on the DFA and ran its slowest
-        // engine, about 6 µs a byte; 8 MiB keeps it on the DFA.
-        let set = regex::RegexSetBuilder::new(&patterns)
-            .dfa_size_limit(8 << 20)
-            .build()
-            .map_err(|e| compile_err("<set>", e))?;
-        Ok(Self { set, regexes, info })
     }
 
-    /// The first confirmed shape in `s`, as an index.
-    fn find(&self, s: &str) -> Option<usize> {
-        if !self.set.is_match(s) {
-            return None;
-        }
-        let hits = self.set.matches(s);
-        hits.iter().find(|&i| !self.confirmed(i, s).is_empty())
+    fn regex(&self) -> Option<&Regex> {
+        self.regex
+            .get_or_init(|| match Regex::new(&self.pattern) {
+                Ok(re) => Some(re),
+                Err(e) => {
+                    tracing::error!(shape = %self.id, error = %e, "a credential shape failed to compile");
+                    None
+                }
+            })
+            .as_ref()
     }
 
-    /// Every confirmed shape in `s`, as indices.
-    fn find_all(&self, s: &str) -> Vec<usize> {
-        if !self.set.is_match(s) {
-            return Vec::new();
-        }
-        let hits = self.set.matches(s);
-        hits.iter()
-            .filter(|&i| !self.confirmed(i, s).is_empty())
-            .collect()
+    /// Whether the pattern matches `s` at all (before confirmation).
+    fn is_match(&self, s: &str) -> bool {
+        self.regex().is_none_or(|re| re.is_match(s))
     }
 
-    /// The confirmed spans of shape `i` in `s`: the credential part of
+    /// The confirmed spans of the pattern in `s`: the credential part of
     /// each match (its first capture group that took part, else the whole
-    /// match), when the shape's check accepts it.
-    fn confirmed(&self, i: usize, s: &str) -> Vec<std::ops::Range<usize>> {
-        let (Some(re), Some((_, _, check))) = (self.regexes.get(i), self.info.get(i)) else {
-            return Vec::new();
+    /// match), when the shape's check accepts it. A pattern that failed to
+    /// compile confirms the whole text (nothing unchecked is let through).
+    fn confirmed(&self, s: &str) -> Vec<std::ops::Range<usize>> {
+        let Some(re) = self.regex() else {
+            return std::iter::once(0..s.len()).collect();
         };
+        if !re.is_match(s) {
+            return Vec::new();
+        }
         re.captures_iter(s)
             .filter_map(|c| {
                 let whole = c.get(0)?;
@@ -189,7 +180,7 @@ impl Shapes {
                 if part.as_str() == REDACTED {
                     return None;
                 }
-                let ok = match check {
+                let ok = match self.check {
                     Check::Always => true,
                     Check::HasDigit => whole.as_str().bytes().any(|b| b.is_ascii_digit()),
                     Check::SecretLike => secret_like(part.as_str()),
@@ -198,6 +189,186 @@ impl Shapes {
                 ok.then(|| part.range())
             })
             .collect()
+    }
+}
+
+/// The most built-in patterns the keyword pass can select among.
+const MAX_BUILTIN: usize = 256;
+
+/// Which built-in patterns a text needs, as bits.
+type Needed = [u64; MAX_BUILTIN / 64];
+
+/// The built-in patterns, each keyed on its keywords, and one automaton
+/// over every keyword: built once per process, no pattern compiled until
+/// a text needs it.
+#[derive(Debug)]
+struct Builtins {
+    entries: Vec<Entry>,
+    keywords: AhoCorasick,
+    /// For each keyword (the automaton's pattern id): the entries it keys.
+    keyed: Vec<Vec<u16>>,
+}
+
+impl Builtins {
+    fn build() -> Result<Self> {
+        let mut entries = Vec::new();
+        let mut words: Vec<&str> = Vec::new();
+        let mut keyed: Vec<Vec<u16>> = Vec::new();
+        let mut key = |entry: usize, kws: &[&'static str], words: &mut Vec<&'static str>| {
+            let entry = u16::try_from(entry).unwrap_or(u16::MAX);
+            for kw in kws {
+                match words.iter().position(|w| w == kw) {
+                    Some(k) => keyed.get_mut(k).into_iter().for_each(|v| v.push(entry)),
+                    None => {
+                        words.push(kw);
+                        keyed.push(vec![entry]);
+                    }
+                }
+            }
+        };
+        for s in SHAPES {
+            match s.form {
+                Form::One(pattern, kws) => {
+                    key(entries.len(), kws, &mut words);
+                    entries.push(Entry::new(s.id, s.label, s.check, pattern));
+                }
+                Form::Any(alternatives) => {
+                    for (pattern, kws) in alternatives {
+                        key(entries.len(), kws, &mut words);
+                        entries.push(Entry::new(s.id, s.label, s.check, pattern));
+                    }
+                }
+                Form::Assign(vendors) => {
+                    for &(kw, word, value) in vendors {
+                        key(entries.len(), &[kw], &mut words);
+                        let pattern = assignment(word, value);
+                        entries.push(Entry::new(s.id, s.label, s.check, &pattern));
+                    }
+                }
+            }
+        }
+        if entries.len() > MAX_BUILTIN {
+            return Err(Error::Pattern {
+                pattern: "<built-in shapes>".to_owned(),
+                message: format!("{} patterns, at most {MAX_BUILTIN}", entries.len()),
+            });
+        }
+        let keywords = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::ContiguousNFA))
+            .build(&words)
+            .map_err(|e| Error::Pattern {
+                pattern: "<keywords>".to_owned(),
+                message: e.to_string(),
+            })?;
+        Ok(Self {
+            entries,
+            keywords,
+            keyed,
+        })
+    }
+
+    /// The entries whose keywords occur in `s`.
+    fn needed(&self, s: &str) -> Needed {
+        let mut needed = [0u64; MAX_BUILTIN / 64];
+        let Ok(hits) = self.keywords.try_find_overlapping_iter(s) else {
+            // Cannot happen with a standard automaton; fail closed.
+            return [u64::MAX; MAX_BUILTIN / 64];
+        };
+        for hit in hits {
+            for &e in self
+                .keyed
+                .get(hit.pattern().as_usize())
+                .into_iter()
+                .flatten()
+            {
+                let e = usize::from(e);
+                if let Some(word) = needed.get_mut(e / 64) {
+                    *word |= 1 << (e % 64);
+                }
+            }
+        }
+        needed
+    }
+}
+
+/// The indices of the set bits of `needed`, ascending.
+fn needed_indices(needed: Needed) -> impl Iterator<Item = usize> {
+    needed.into_iter().enumerate().flat_map(|(w, mut bits)| {
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let b = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(w * 64 + b)
+        })
+    })
+}
+
+/// A scanner's shapes: the built-in ones and a host's own (compiled at
+/// once, run on every text).
+#[derive(Debug)]
+struct Shapes {
+    builtin: Arc<Builtins>,
+    extra: Vec<Entry>,
+}
+
+impl Shapes {
+    fn with_extra(builtin: Arc<Builtins>, extra: &[(&str, &str)]) -> Result<Self> {
+        let mut entries = Vec::with_capacity(extra.len());
+        for (name, pat) in extra {
+            let entry = Entry::new(name, &format!("`{name}`"), Check::Always, pat);
+            let compiled = Regex::new(&entry.pattern).map_err(|e| Error::Pattern {
+                pattern: entry.pattern.clone(),
+                message: e.to_string(),
+            })?;
+            let _ = entry.regex.set(Some(compiled));
+            entries.push(entry);
+        }
+        Ok(Self {
+            builtin,
+            extra: entries,
+        })
+    }
+
+    /// The patterns `s` needs, in the scanner's order.
+    fn candidates(&self, s: &str) -> impl Iterator<Item = &Entry> {
+        let needed = if s.is_empty() {
+            [0; MAX_BUILTIN / 64]
+        } else {
+            self.builtin.needed(s)
+        };
+        needed_indices(needed)
+            .filter_map(|i| self.builtin.entries.get(i))
+            .chain(&self.extra)
+    }
+
+    /// The first confirmed shape in `s`.
+    fn find(&self, s: &str) -> Option<&Entry> {
+        self.candidates(s).find(|e| !e.confirmed(s).is_empty())
+    }
+
+    /// Whether any shape matches `s`, confirmed or not.
+    fn any_match(&self, s: &str) -> bool {
+        self.candidates(s).any(|e| e.is_match(s))
+    }
+
+    /// Every confirmed credential span of `s` (possibly overlapping).
+    fn spans(&self, s: &str) -> Vec<std::ops::Range<usize>> {
+        self.candidates(s).flat_map(|e| e.confirmed(s)).collect()
+    }
+
+    /// The ids of the confirmed shapes of `s`, in order, each once.
+    fn ids(&self, s: &str) -> Vec<String> {
+        let mut ids: Vec<String> = Vec::new();
+        for e in self.candidates(s) {
+            if !ids.contains(&e.id) && !e.confirmed(s).is_empty() {
+                ids.push(e.id.clone());
+            }
+        }
+        ids
     }
 }
 
@@ -242,8 +413,8 @@ fn token_like(v: &str) -> bool {
         || (b.iter().skip(1).any(u8::is_ascii_uppercase) && b.iter().any(u8::is_ascii_lowercase))
 }
 
-static DEFAULT_SHAPES: LazyLock<Option<Arc<Shapes>>> = LazyLock::new(|| match Shapes::build(&[]) {
-    Ok(s) => Some(Arc::new(s)),
+static BUILTINS: LazyLock<Option<Arc<Builtins>>> = LazyLock::new(|| match Builtins::build() {
+    Ok(b) => Some(Arc::new(b)),
     Err(e) => {
         tracing::error!(error = %e, "built-in credential shapes failed to compile");
         None
@@ -260,7 +431,12 @@ pub struct CredentialScanner {
 impl Default for CredentialScanner {
     fn default() -> Self {
         Self {
-            shapes: DEFAULT_SHAPES.clone(),
+            shapes: BUILTINS.as_ref().map(|b| {
+                Arc::new(Shapes {
+                    builtin: Arc::clone(b),
+                    extra: Vec::new(),
+                })
+            }),
             extra_words: Vec::new(),
         }
     }
@@ -272,7 +448,10 @@ impl CredentialScanner {
     /// Fails with [`Error::Pattern`] when a shape does not compile.
     pub fn with_extra(shapes: &[(&str, &str)], key_words: &[&str]) -> Result<Self> {
         Ok(Self {
-            shapes: Some(Arc::new(Shapes::build(shapes)?)),
+            shapes: Some(Arc::new(Shapes::with_extra(
+                BUILTINS.clone().ok_or(Error::Unavailable)?,
+                shapes,
+            )?)),
             extra_words: key_words
                 .iter()
                 .map(|w| w.to_lowercase().replace(['_', '-', ' '], ""))
@@ -295,15 +474,12 @@ impl CredentialScanner {
             return None;
         }
         match v {
-            Value::String(s) => shapes.find(s).and_then(|i| {
-                let (id, label, _) = shapes.info.get(i)?;
-                Some(Finding {
-                    kind: CredentialKind::Shape {
-                        id: id.clone(),
-                        label: label.clone(),
-                    },
-                    path: path.clone(),
-                })
+            Value::String(s) => shapes.find(s).map(|e| Finding {
+                kind: CredentialKind::Shape {
+                    id: e.id.clone(),
+                    label: e.label.clone(),
+                },
+                path: path.clone(),
             }),
             Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
                 let len = path.len();
@@ -384,15 +560,7 @@ impl CredentialScanner {
         let Some(shapes) = &self.shapes else {
             return Err(Error::Unavailable);
         };
-        if !shapes.set.is_match(text) {
-            return Ok(Vec::new());
-        }
-        Ok(shapes
-            .set
-            .matches(text)
-            .iter()
-            .flat_map(|i| shapes.confirmed(i, text))
-            .collect())
+        Ok(shapes.spans(text))
     }
 
     /// The ids of every credential shape found in `text` (free text), in
@@ -402,11 +570,7 @@ impl CredentialScanner {
         let Some(shapes) = &self.shapes else {
             return Err(Error::Unavailable);
         };
-        Ok(shapes
-            .find_all(text)
-            .into_iter()
-            .filter_map(|i| shapes.info.get(i).map(|(id, _, _)| id.clone()))
-            .collect())
+        Ok(shapes.ids(text))
     }
 
     fn redact_walk(&self, shapes: &Shapes, v: &Value, depth: usize) -> Value {
@@ -424,7 +588,7 @@ impl CredentialScanner {
             Value::Object(map) => Value::Object(
                 map.iter()
                     .map(|(k, item)| {
-                        let key = if shapes.set.is_match(k) {
+                        let key = if shapes.any_match(k) {
                             REDACTED.to_owned()
                         } else {
                             k.clone()
@@ -765,13 +929,81 @@ mod redact_tests {
 }
 #[cfg(test)]
 mod compile_probe {
+    use super::*;
+
     #[test]
     fn each_shape_compiles() {
-        for (id, _, p, _) in crate::families::SHAPES {
-            if let Err(e) = regex::Regex::new(p) {
-                panic!("{id}: {e}");
+        let b = Builtins::build().unwrap();
+        assert!(b.entries.len() <= MAX_BUILTIN);
+        for e in &b.entries {
+            if let Err(err) = Regex::new(&e.pattern) {
+                panic!("{}: {err}", e.id);
             }
         }
-        crate::scanner::Shapes::build(&[]).unwrap();
+    }
+
+    #[test]
+    fn keywords_are_lowercase_ascii() {
+        for s in SHAPES {
+            let kws: Vec<&str> = match s.form {
+                Form::One(_, k) => k.to_vec(),
+                Form::Any(alts) => alts.iter().flat_map(|(_, k)| k.iter().copied()).collect(),
+                Form::Assign(v) => v.iter().map(|(k, _, _)| *k).collect(),
+            };
+            assert!(!kws.is_empty(), "{}", s.id);
+            for k in kws {
+                assert!(
+                    !k.is_empty() && k.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()),
+                    "{}: {k:?}",
+                    s.id
+                );
+            }
+        }
+    }
+
+    /// Every span the scanner finds through its keyword pass, over the
+    /// family examples planted in text and every text of the repository's
+    /// fixtures, is the span of running every pattern on the whole text:
+    /// no pattern matches a text that lacks its keywords.
+    #[test]
+    fn the_keyword_pass_loses_no_match() {
+        let b = Arc::new(Builtins::build().unwrap());
+        let shapes = Shapes::with_extra(Arc::clone(&b), &[]).unwrap();
+        let every = |s: &str| -> Vec<std::ops::Range<usize>> {
+            b.entries.iter().flat_map(|e| e.confirmed(s)).collect()
+        };
+        let mut texts: Vec<String> = Vec::new();
+        for (seed, f) in crate::FAMILY_EXAMPLES.iter().enumerate() {
+            let (example, _) = crate::expand_example(f.example, seed as u64);
+            texts.push(example.clone());
+            texts.push(format!("set it with {example}, then run it"));
+            texts.push(example.to_uppercase());
+            texts.push(example.to_lowercase());
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+        let mut stack = vec![root];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if let Ok(text) = std::fs::read_to_string(&path) {
+                    texts.extend(text.lines().take(2000).map(str::to_owned));
+                }
+            }
+        }
+        assert!(texts.len() > 1000, "{} texts", texts.len());
+        let mut found = 0;
+        for t in &texts {
+            let mut fast = shapes.spans(t);
+            let mut full = every(t);
+            fast.sort_by_key(|r| (r.start, r.end));
+            full.sort_by_key(|r| (r.start, r.end));
+            fast.dedup();
+            full.dedup();
+            assert_eq!(fast, full, "{t}");
+            found += usize::from(!full.is_empty());
+        }
+        assert!(found > crate::FAMILY_EXAMPLES.len(), "{found}");
     }
 }

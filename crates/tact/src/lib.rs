@@ -90,20 +90,153 @@ pub mod text {
     pub use tact_core::text::*;
 }
 
-#[doc(inline)]
-pub use tact_classifiers::effort;
+pub mod effort {
+    //! Question effort (low / medium / high for the user), with reasons:
+    //! the classifier, its strategies (the hybrid by default: the cues
+    //! when they are sure, the learned model otherwise; `heuristic`,
+    //! `seed`, `learned`) and whole-message question extraction. The cues
+    //! read English, Spanish, German and Italian. Everything here is
+    //! `tact-classifiers`' `effort` module, re-exported.
+    //!
+    //! ```
+    //! use tact::effort::{EffortClassifier, Strategy};
+    //! use tact::types::EffortLevel;
+    //!
+    //! let classifier = EffortClassifier::builder().build()?;
+    //! let r = classifier.classify("Should I use PostgreSQL or MySQL?", None);
+    //! assert_eq!(r.label, EffortLevel::Low);
+    //! let r = classifier.classify("Can you profile the service in staging and send me the flame graph?", None);
+    //! assert_eq!(r.label, EffortLevel::High);
+    //!
+    //! // Every question a message asks its user, each with its effort.
+    //! let found = classifier.questions("I read the config. Which port should I use, 8080 or 9090?");
+    //! assert_eq!(found.len(), 1);
+    //!
+    //! let seed = EffortClassifier::builder().strategy(Strategy::Seed).build()?;
+    //! assert_eq!(seed.classify("How should we handle errors?", None).label, EffortLevel::Low);
+    //! # Ok::<(), tact::Error>(())
+    //! ```
+    #[doc(inline)]
+    pub use tact_classifiers::effort::*;
+}
 
-#[doc(inline)]
-pub use tact_classifiers::granularity;
+pub mod granularity {
+    //! Query granularity (fine-grained / holistic) and the scoring method
+    //! of each recursion level of a retrieval pipeline. Strategies: the
+    //! hybrid (the default), `heuristic`, `seed` and `learned`.
+    //! Everything here is `tact-classifiers`' `granularity` module,
+    //! re-exported.
+    //!
+    //! ```
+    //! use tact::granularity::{GranularityClassifier, ScoringConfig};
+    //! use tact::types::{Granularity, ScoringMethod};
+    //!
+    //! let c = GranularityClassifier::builder().build()?;
+    //! assert_eq!(c.classify("What is the main argument of the position paper?").label(), Granularity::Holistic);
+    //! assert_eq!(c.classify("How many attention heads does the encoder have?").label(), Granularity::FineGrained);
+    //!
+    //! // Levels 0-1 dense+sparse, 2+ adaptive (the design's default).
+    //! let config = ScoringConfig::default();
+    //! let choice = c.select_scoring(&config, 2, "Why does the larger model do worse in Table 6?");
+    //! assert_eq!(choice.method, ScoringMethod::Llm);
+    //! # Ok::<(), tact::Error>(())
+    //! ```
+    #[doc(inline)]
+    pub use tact_classifiers::granularity::*;
+}
 
-#[doc(inline)]
-pub use tact_classifiers::route;
+pub mod route {
+    //! Query routing: which pipeline (`RETRIEVAL`, `CODE_GENERATION`,
+    //! `CONVERSATIONAL`, `PLATFORM`) and which model slot serve a user
+    //! message, under the routing contract of ADR-0008, the routing design
+    //! record of the assistant tact grew from. Its rules: a registered
+    //! platform prefix routes to `PLATFORM` without a model (RC-01); the
+    //! user's account usage, quota, plan or billing routes to `PLATFORM`
+    //! (RC-02); history only resolves a reference such as "this" (RC-03);
+    //! `CONVERSATIONAL` and `PLATFORM` need no retrieval (RC-04); the model
+    //! slots come from `OLLAMA_MODEL_NAME` and
+    //! `OLLAMA_MODEL_NAME_CONVERSATIONAL` (RC-05); at most the last six
+    //! history entries are read (RC-06). Strategies: the hybrid (the
+    //! default), `heuristic`, `seed` and `learned`. Everything here is
+    //! `tact-classifiers`' `route` module, re-exported.
+    //!
+    //! ```
+    //! use tact::route::{HistoryStore, Router};
+    //! use tact::types::{QueryType, RouteRule};
+    //!
+    //! let router = Router::builder().build()?;
+    //! let store = HistoryStore::new();
+    //!
+    //! let d = router.route("Does addResult accept a nested JSON object?", &store.recent("s1"));
+    //! assert_eq!(d.label(), QueryType::Retrieval);
+    //! store.record("s1", d.label(), "Does addResult accept a nested JSON object?");
+    //!
+    //! let d = router.route("I'm at 92% of my monthly quota, what now?", &store.recent("s1"));
+    //! assert_eq!((d.label(), d.rule), (QueryType::Platform, RouteRule::PlatformSignal));
+    //! assert!(!d.needs_retrieval());
+    //! # Ok::<(), tact::Error>(())
+    //! ```
+    #[doc(inline)]
+    pub use tact_classifiers::route::*;
+}
 
-#[doc(inline)]
-pub use tact_classifiers::learned;
+pub mod learned {
+    //! The learned tier the text classifiers share: the embedded default
+    //! models ([`LinearModel`]), a host's own models, and the hybrid's
+    //! thresholds. Everything here is `tact-classifiers`' `learned`
+    //! module, re-exported.
+    //!
+    //! ```
+    //! use tact::effort::{EffortClassifier, Strategy};
+    //! use tact::learned::{HybridThresholds, Task};
+    //!
+    //! let model = Task::Effort.default_model()?;
+    //! assert_eq!(model.labels(), ["low", "medium", "high"]);
+    //! let c = EffortClassifier::builder()
+    //!     .strategy(Strategy::Hybrid)
+    //!     .hybrid_thresholds(HybridThresholds::new(0.8, 0.5))
+    //!     .build()?;
+    //! let r = c.classify("Why did the nightly export stop?", None);
+    //! assert!(r.tier.is_some());
+    //! # Ok::<(), tact::Error>(())
+    //! ```
+    #[doc(inline)]
+    pub use tact_classifiers::learned::*;
+}
 
-#[doc(inline)]
-pub use tact_classifiers::escalation;
+pub mod escalation {
+    //! The model-backed tier's seam: [`LabelModel`], what a text
+    //! classifier asks a language model when the cheaper tiers are unsure,
+    //! and [`Escalation`], the model with the confidence below which a
+    //! classifier asks it. `tact::llm` (the `llm` feature) implements
+    //! [`LabelModel`] over Ollama and OpenAI-compatible servers; a host may
+    //! bring its own. Everything here is `tact-classifiers`' `escalation`
+    //! module, re-exported.
+    //!
+    //! ```
+    //! use std::sync::Arc;
+    //! use tact::effort::EffortClassifier;
+    //! use tact::escalation::{Escalation, LabelAnswer, LabelModel, LabelRequest};
+    //! use tact::types::{EffortLevel, Tier};
+    //!
+    //! /// A stand-in model that always answers `high`.
+    //! struct High;
+    //! impl LabelModel for High {
+    //!     fn ask(&self, request: &LabelRequest<'_>) -> Option<LabelAnswer> {
+    //!         let i = request.labels.iter().position(|l| *l == "high")?;
+    //!         Some(LabelAnswer::new(i, "stand-in"))
+    //!     }
+    //! }
+    //!
+    //! // A threshold of 1.0 asks the model about every decision.
+    //! let c = EffortClassifier::builder().escalation(Escalation::new(Arc::new(High), 1.0)).build()?;
+    //! let r = c.classify("Tabs or spaces?", None);
+    //! assert_eq!((r.label, r.tier), (EffortLevel::High, Some(Tier::Model)));
+    //! # Ok::<(), tact::Error>(())
+    //! ```
+    #[doc(inline)]
+    pub use tact_classifiers::escalation::*;
+}
 
 #[cfg(feature = "llm")]
 #[doc(inline)]

@@ -86,7 +86,7 @@ fn the_demo_sessions_rank_as_tact_run_prints_them() {
 
     // The report's text is `tact run`'s stdout, pinned by the CLI's snapshot.
     let snapshot = std::fs::read_to_string(repo(
-        "crates/cli/tests/snapshots/run__run_ranks_the_demo_sessions_per_spec_and_stage.snap",
+        "crates/cli/tests/cli/snapshots/cli__run__run_ranks_the_demo_sessions_per_spec_and_stage.snap",
     ))
     .unwrap();
     let pinned = snapshot.splitn(3, "---\n").nth(2).unwrap();

@@ -4,8 +4,8 @@
 //! Four strategies:
 //! - [`Strategy::Hybrid`] (the default, as it beats the heuristic on the
 //!   dev split): the heuristic when confident, the learned model otherwise.
-//! - [`Strategy::Heuristic`]: weighted cues in English,
-//!   Spanish and German following the labelling guide (options and concrete
+//! - [`Strategy::Heuristic`]: weighted cues in English, Spanish, German
+//!   and Italian following the labelling guide (options and concrete
 //!   confirmations are low, preference elicitation is medium, investigation,
 //!   measurement, gathering data and blocking strategy decisions are high;
 //!   multi-part questions take their highest part; a `context` that answers

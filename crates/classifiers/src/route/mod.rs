@@ -24,13 +24,15 @@
 //! Violations a host's behaviour shows are reported by [`Router::check`]
 //! and [`Router::check_classifier_output`] as `tracing` warnings.
 //!
-//! Four strategies: [`Strategy::Hybrid`] (the default, as it beats the
-//! heuristic on the dev split), [`Strategy::Heuristic`] (see the `heuristic`
-//! module), [`Strategy::Seed`] (only what the ADR decides without a model;
-//! see [`seed`]), [`Strategy::Learned`] (the learned linear model of
-//! [`crate::learned`] after RC-01 and RC-02) and [`Strategy::Hybrid`] (the
-//! heuristic when confident, the learned model otherwise; RC-01 and RC-02
-//! are never overridden).
+//! Four strategies:
+//! - [`Strategy::Hybrid`] (the default, as it beats the heuristic on the
+//!   dev split): the heuristic when confident, the learned model
+//!   otherwise; RC-01 and RC-02 are never overridden.
+//! - [`Strategy::Heuristic`]: the cues (see the `heuristic` module).
+//! - [`Strategy::Seed`]: only what the ADR decides without a model (see
+//!   [`seed`]).
+//! - [`Strategy::Learned`]: the learned linear model of [`crate::learned`]
+//!   after RC-01 and RC-02.
 //!
 //! ```
 //! use tact_classifiers::route::{HistoryStore, Router};

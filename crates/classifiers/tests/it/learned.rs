@@ -246,8 +246,68 @@ fn malformed_model_files_are_clear_errors() {
     }
 }
 
+#[test]
+fn the_embedded_binary_models_are_their_json_files() {
+    for task in [
+        Task::Effort,
+        Task::EffortInMessage,
+        Task::Granularity,
+        Task::Route,
+    ] {
+        let json = LinearModel::from_json(task.default_model_json()).unwrap();
+        let bin = LinearModel::from_bytes(task.default_model_bytes()).unwrap();
+        assert!(
+            json == bin,
+            "{}: models/{0}.bin is not models/{0}.json",
+            task.name()
+        );
+        assert_eq!(
+            bin.to_bytes(),
+            task.default_model_bytes(),
+            "{}",
+            task.name()
+        );
+        assert!(*task.default_model().unwrap() == bin, "{}", task.name());
+    }
+}
+
+#[test]
+fn malformed_binary_models_are_clear_errors() {
+    let good = Task::Granularity.default_model_bytes();
+    let mut extra = good.to_vec();
+    extra.push(0);
+    let mut bad_magic = good.to_vec();
+    bad_magic[0] = b'X';
+    for (bytes, want) in [
+        (&b""[..], "magic bytes"),
+        (&bad_magic[..], "magic bytes"),
+        (&good[..20], "truncated header"),
+        (&good[..good.len() - 3], "truncated"),
+        (&extra[..], "after the last row"),
+    ] {
+        let e = LinearModel::from_bytes(bytes).unwrap_err().to_string();
+        assert!(e.starts_with("invalid model: "), "{e}");
+        assert!(e.contains(want), "{want}: {e}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn any_binary_model_loads_or_errors(cut in 0usize..150_000, byte in any::<u8>(), bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+        let _ = LinearModel::from_bytes(&bytes);
+        let good = Task::Granularity.default_model_bytes();
+        let mut changed = good.to_vec();
+        let at = cut.min(changed.len().saturating_sub(1));
+        if let Some(b) = changed.get_mut(at) {
+            *b = byte;
+        }
+        if let Ok(m) = LinearModel::from_bytes(&changed) {
+            let p = m.predict("how many rows", ["digits"]);
+            prop_assert!(p.probabilities().iter().all(|x| x.is_finite()));
+        }
+    }
 
     #[test]
     fn learned_and_hybrid_never_panic(text in any::<String>(), ctx in proptest::option::of(any::<String>())) {

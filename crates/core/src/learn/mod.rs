@@ -195,6 +195,51 @@ struct ModelFile {
     rows: Vec<(u64, Vec<f64>)>,
 }
 
+/// The magic bytes that open a model in binary form.
+const BINARY_MAGIC: &[u8; 8] = b"TACTLM1\0";
+
+/// A model whose metadata is checked, its weights still to fill from the
+/// file's rows.
+struct Loading {
+    model: LinearModel,
+    file_rows: Vec<(u64, Vec<f64>)>,
+}
+
+impl std::ops::Deref for Loading {
+    type Target = LinearModel;
+    fn deref(&self) -> &LinearModel {
+        &self.model
+    }
+}
+
+impl std::ops::DerefMut for Loading {
+    fn deref_mut(&mut self) -> &mut LinearModel {
+        &mut self.model
+    }
+}
+
+/// Little-endian reads off the front of a byte slice.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if n > self.0.len() {
+            return None;
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Some(head)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        self.take(4)?.try_into().ok().map(u32::from_le_bytes)
+    }
+
+    fn f32(&mut self) -> Option<f32> {
+        self.take(4)?.try_into().ok().map(f32::from_le_bytes)
+    }
+}
+
 /// The word buckets a model saw in training, as a bitset (no bits at all
 /// when the model file records none).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -326,6 +371,34 @@ impl LinearModel {
         let bad = |message: String| Error::Model { message };
         let file: ModelFile =
             serde_json::from_str(json).map_err(|e| bad(format!("not a model file: {e}")))?;
+        let mut model = Self::empty(file)?;
+        let k = model.labels.len();
+        let dim = model.features.dim();
+        let rows = std::mem::take(&mut model.file_rows);
+        for (n, (bucket, row)) in rows.iter().enumerate() {
+            if row.len() != k {
+                return Err(bad(format!("row {n} must hold {k} weights")));
+            }
+            let Some(base) = usize::try_from(*bucket).ok().filter(|b| *b < dim) else {
+                return Err(bad(format!("row {n}: bucket {bucket} is not in 0..{dim}")));
+            };
+            for (j, w) in row.iter().enumerate() {
+                if !w.is_finite() {
+                    return Err(bad(format!("row {n}: weight {j} is not finite")));
+                }
+                if let Some(slot) = model.weights.get_mut(base * k + j) {
+                    *slot = *w as f32;
+                }
+            }
+        }
+        Ok(model.model)
+    }
+
+    /// The model's metadata checked (format, version, labels, features,
+    /// bias, temperature, vocabulary), with all-zero weights; the file's
+    /// rows are handed back to fill them.
+    fn empty(mut file: ModelFile) -> Result<Loading, Error> {
+        let bad = |message: String| Error::Model { message };
         if file.format != MODEL_FORMAT {
             return Err(bad(format!(
                 "format is `{}`, expected `{MODEL_FORMAT}`",
@@ -350,36 +423,117 @@ impl LinearModel {
             return Err(bad("temperature must be a positive number".into()));
         }
         let dim = file.features.dim();
-        let mut weights = vec![0.0f32; dim * k];
         if let Some(b) = file.vocabulary.iter().find(|b| **b as usize >= dim) {
             return Err(bad(format!("vocabulary bucket {b} is not in 0..{dim}")));
         }
         let vocabulary = Vocabulary::of(dim, file.vocabulary.iter().map(|b| *b as usize));
-        for (n, (bucket, row)) in file.rows.iter().enumerate() {
-            if row.len() != k {
-                return Err(bad(format!("row {n} must hold {k} weights")));
+        let file_rows = std::mem::take(&mut file.rows);
+        Ok(Loading {
+            model: Self {
+                task: file.task,
+                labels: file.labels,
+                features: file.features,
+                training: file.training,
+                temperature: file.temperature,
+                hybrid: file.hybrid,
+                bias: file.bias,
+                weights: vec![0.0f32; dim * k],
+                vocabulary,
+            },
+            file_rows,
+        })
+    }
+
+    /// The model in tact's compact binary form (what the embedded default
+    /// models are shipped as, read at start without parsing text): the
+    /// magic bytes `TACTLM1\0`, the length (u32, little-endian) and JSON of
+    /// the model file without its rows, then the count of non-zero rows
+    /// (u32) and each row as its bucket (u32) and one f32 per label, all
+    /// little-endian. [`LinearModel::from_bytes`] reads it back exactly;
+    /// the JSON of [`LinearModel::to_json`] stays the format a user edits
+    /// and loads.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let k = self.labels.len();
+        let header = ModelFile {
+            format: MODEL_FORMAT.to_owned(),
+            version: MODEL_VERSION,
+            task: self.task.clone(),
+            labels: self.labels.clone(),
+            features: self.features,
+            training: self.training.clone(),
+            temperature: self.temperature,
+            hybrid: self.hybrid,
+            bias: self.bias.clone(),
+            vocabulary: self.vocabulary.buckets(),
+            rows: Vec::new(),
+        };
+        // Serializing plain numbers and strings cannot fail.
+        let header = serde_json::to_vec(&header).unwrap_or_default();
+        let rows: Vec<(usize, &[f32])> = self
+            .weights
+            .chunks(k)
+            .enumerate()
+            .filter(|(_, w)| w.iter().any(|x| *x != 0.0))
+            .collect();
+        let mut out = Vec::with_capacity(16 + header.len() + rows.len() * (4 + 4 * k));
+        out.extend_from_slice(BINARY_MAGIC);
+        out.extend_from_slice(
+            &u32::try_from(header.len())
+                .unwrap_or(u32::MAX)
+                .to_le_bytes(),
+        );
+        out.extend_from_slice(&header);
+        out.extend_from_slice(&u32::try_from(rows.len()).unwrap_or(u32::MAX).to_le_bytes());
+        for (bucket, w) in rows {
+            out.extend_from_slice(&u32::try_from(bucket).unwrap_or(u32::MAX).to_le_bytes());
+            for x in w {
+                out.extend_from_slice(&x.to_le_bytes());
             }
-            let Some(base) = usize::try_from(*bucket).ok().filter(|b| *b < dim) else {
+        }
+        out
+    }
+
+    /// Reads a model written by [`LinearModel::to_bytes`], checked as
+    /// [`LinearModel::from_json`] checks a file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, Error> {
+        let bad = |message: String| Error::Model { message };
+        let mut r = Reader(bytes);
+        if r.take(BINARY_MAGIC.len()) != Some(BINARY_MAGIC) {
+            return Err(bad("not a binary tact model (magic bytes)".into()));
+        }
+        let header_len = r.u32().ok_or_else(|| bad("truncated header".into()))?;
+        let header = r
+            .take(header_len as usize)
+            .ok_or_else(|| bad("truncated header".into()))?;
+        let file: ModelFile =
+            serde_json::from_slice(header).map_err(|e| bad(format!("not a model header: {e}")))?;
+        let mut model = Self::empty(file)?.model;
+        let k = model.labels.len();
+        let dim = model.features.dim();
+        let rows = r.u32().ok_or_else(|| bad("truncated rows".into()))?;
+        for n in 0..rows {
+            let bucket =
+                r.u32()
+                    .ok_or_else(|| bad(format!("row {n} is truncated")))? as usize;
+            if bucket >= dim {
                 return Err(bad(format!("row {n}: bucket {bucket} is not in 0..{dim}")));
-            };
-            for (j, w) in row.iter().enumerate() {
+            }
+            for j in 0..k {
+                let w = r
+                    .f32()
+                    .ok_or_else(|| bad(format!("row {n} is truncated")))?;
                 if !w.is_finite() {
                     return Err(bad(format!("row {n}: weight {j} is not finite")));
                 }
-                weights[base * k + j] = *w as f32;
+                if let Some(slot) = model.weights.get_mut(bucket * k + j) {
+                    *slot = w;
+                }
             }
         }
-        Ok(Self {
-            task: file.task,
-            labels: file.labels,
-            features: file.features,
-            training: file.training,
-            temperature: file.temperature,
-            hybrid: file.hybrid,
-            bias: file.bias,
-            weights,
-            vocabulary,
-        })
+        if !r.0.is_empty() {
+            return Err(bad(format!("{} bytes after the last row", r.0.len())));
+        }
+        Ok(model)
     }
 
     /// Writes the model file (stable: the same model gives the same bytes).

@@ -17,6 +17,8 @@
 mod context;
 mod cues;
 
+use std::sync::OnceLock;
+
 use smallvec::SmallVec;
 use tact_core::{CueHit, CueSet, extract_questions, normalize};
 use tact_types::{Classification, EffortLevel, Reason};
@@ -287,11 +289,18 @@ pub(crate) type Extras = SmallVec<[&'static str; 24]>;
 
 #[derive(Debug, Clone)]
 pub(crate) struct Heuristic {
-    cues: CueSet,
-    rare: CueSet,
-    italian: CueSet,
+    /// The process's effort cues (built once, shared by every classifier).
+    cues: &'static CueSet,
     splitter: regex::Regex,
 }
+
+/// The effort cues of the process.
+static CUES: OnceLock<Result<CueSet, String>> = OnceLock::new();
+/// The rare cues, run only where a trigger word fires: built on first use.
+static RARE: OnceLock<Result<CueSet, String>> = OnceLock::new();
+/// The Italian cues, run only where an Italian word fires: built on first
+/// use, so a process that reads no Italian never builds them.
+static ITALIAN: OnceLock<Result<CueSet, String>> = OnceLock::new();
 
 #[derive(Default, Clone, Copy)]
 struct Scores {
@@ -303,9 +312,7 @@ struct Scores {
 impl Heuristic {
     pub(crate) fn new() -> Result<Self, Error> {
         Ok(Self {
-            cues: build_cues()?,
-            rare: build_rare_cues()?,
-            italian: build_italian_cues()?,
+            cues: crate::once::shared(&CUES, build_cues)?,
             splitter: part_splitter()?,
         })
     }
@@ -491,10 +498,14 @@ impl Heuristic {
     ) -> PartDecision<'c> {
         let mut hits = self.cues.hits_unlocated(part);
         if hits.iter().any(|h| h.cue.tag == tag::TRIGGER) {
-            hits.extend(self.rare.hits_unlocated(part));
+            if let Some(rare) = crate::once::lazy(&RARE, build_rare_cues) {
+                hits.extend(rare.hits_unlocated(part));
+            }
         }
         if hits.iter().any(|h| h.cue.tag == tag::ITALIAN) {
-            hits.extend(self.italian.hits_unlocated(part));
+            if let Some(italian) = crate::once::lazy(&ITALIAN, build_italian_cues) {
+                hits.extend(italian.hits_unlocated(part));
+            }
         }
         let bare = bare_verb_start(part);
         if let Some(t) = trace.as_deref_mut() {
