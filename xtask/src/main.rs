@@ -14,6 +14,7 @@ mod metrics;
 mod preferences_task;
 mod questions_task;
 mod report;
+mod store_bench;
 mod tasks;
 mod train;
 
@@ -55,6 +56,11 @@ enum Command {
     /// packages its rule in docs/architecture.md ("Dependency rules")
     /// allows.
     Deps,
+    /// Benchmark the trajectory store on SQLite and PostgreSQL (1, 4 and
+    /// 8 writer processes; `tact run` over 10,000 sessions), or with
+    /// `--fault`, stop the PostgreSQL server mid-ingest and check that
+    /// every session is whole or absent.
+    StoreBench(store_bench::StoreBenchArgs),
 }
 
 #[derive(clap::Args)]
@@ -712,6 +718,7 @@ fn main() -> ExitCode {
             true
         }),
         Command::Deps => deps::run(&root()),
+        Command::StoreBench(args) => store_bench::run(&args, &root()),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

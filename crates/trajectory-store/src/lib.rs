@@ -51,18 +51,27 @@
 #![deny(missing_docs)]
 
 mod error;
+mod location;
 mod model;
+#[cfg(feature = "postgres")]
+mod postgres;
+mod prepare;
 mod schema;
+mod sqlite;
 mod store;
 
 pub use error::Error;
 
 /// `Result` with this crate's [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub use location::{Location, PgLocation};
 pub use model::{
-    EffortDistribution, GuidanceFireRecord, LeaderboardRow, QuestionRecord, ScorePoint,
-    ScoreRecord, SessionRecord, Severity, StoredTrajectory, ToolCallRecord, TurnRecord,
+    EffortDistribution, GuidanceFireRecord, LeaderboardRow, QuestionRecord, RowCounts, ScorePoint,
+    ScoreRecord, SessionKey, SessionRecord, Severity, StoredTrajectory, ToolCallRecord, TurnRecord,
     ViolationRecord,
 };
+#[cfg(feature = "postgres")]
+pub use postgres::DEFAULT_CONNECT_TIMEOUT;
 pub use schema::SCHEMA_VERSION;
-pub use store::{BUSY_TIMEOUT, Store};
+pub use sqlite::BUSY_TIMEOUT;
+pub use store::Store;
