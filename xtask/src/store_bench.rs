@@ -279,7 +279,7 @@ fn writer(spec: &str) -> Result<()> {
 }
 
 /// `count` sessions of the demo fixture as one `.jsonl` file, each with
-/// its own run id (50 specs).
+/// its own run id, the fixture's agents once per spec.
 fn write_sessions(root: &Path, file: &Path, count: usize) -> Result<()> {
     let demo = std::fs::read_to_string(root.join("fixtures/sessions/demo/migrate.jsonl"))?;
     let lines: Vec<serde_json::Value> = demo
@@ -291,7 +291,7 @@ fn write_sessions(root: &Path, file: &Path, count: usize) -> Result<()> {
     for i in 0..count {
         let mut s = lines[i % lines.len()].clone();
         s["run_id"] = format!("bench-{i}").into();
-        s["spec_id"] = format!("SPEC-BENCH-{}", i / lines.len() % 50).into();
+        s["spec_id"] = format!("SPEC-BENCH-{}", i / lines.len()).into();
         serde_json::to_writer(&mut out, &s)?;
         out.write_all(b"\n")?;
     }

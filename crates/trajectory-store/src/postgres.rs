@@ -137,8 +137,8 @@ const KEY_LOCK: &str = "SELECT pg_advisory_xact_lock(hashtext('tact-ingest'), ha
 struct Statements {
     lock: Statement,
     delete: Statement,
+    /// The trajectory and its turns, one statement.
     trajectory: Statement,
-    turns: Statement,
     questions: Statement,
     violations: Statement,
     tool_calls: Option<Statement>,
@@ -362,18 +362,17 @@ impl Postgres {
                 )
                 .await?,
                 trajectory: p(
-                    "INSERT INTO trajectories (spec_id, stage, agent, run_id, created_at, updated_at)
-                     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                    "WITH tr AS (
+                         INSERT INTO trajectories (spec_id, stage, agent, run_id, created_at, updated_at)
+                         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id),
+                     t AS (
+                         INSERT INTO turns (trajectory_id, number, timestamp, prompt, response, token_count, latency_ms)
+                         SELECT tr.id, u.a, u.b, u.c, u.d, u.e, u.f
+                         FROM tr, UNNEST($7::int8[], $8::int8[], $9::text[], $10::text[], $11::int8[], $12::int8[])
+                              WITH ORDINALITY AS u(a, b, c, d, e, f, n)
+                         ORDER BY u.n RETURNING id, number)
+                     SELECT tr.id, t.id, t.number FROM tr LEFT JOIN t ON true",
                     &[Type::TEXT, Type::TEXT, Type::TEXT, Type::TEXT, Type::INT8, Type::INT8],
-                )
-                .await?,
-                turns: p(
-                    "INSERT INTO turns (trajectory_id, number, timestamp, prompt, response, token_count, latency_ms)
-                     SELECT $1, u.a, u.b, u.c, u.d, u.e, u.f
-                     FROM UNNEST($2::int8[], $3::int8[], $4::text[], $5::text[], $6::int8[], $7::int8[])
-                          WITH ORDINALITY AS u(a, b, c, d, e, f, n)
-                     ORDER BY u.n RETURNING id, number",
-                    &[Type::INT8],
                 )
                 .await?,
                 questions: p(
@@ -478,8 +477,7 @@ impl Postgres {
                 detail: "statements not prepared".into(),
             });
         };
-        let client = &mut self.client;
-        let done = self.rt.block_on(write_session(client, st, &rows));
+        let done = self.rt.block_on(write_session(&mut self.client, st, &rows));
         done.map_err(|e| classify(&self.location, self.secret.as_deref(), &e, false))
     }
 
@@ -814,53 +812,62 @@ fn u32_of(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// One session in one transaction, five round trips.
+/// One session in one transaction, two round trips: `BEGIN`, the key's
+/// lock, the old rows' delete and the trajectory with its turns
+/// (pipelined); then the other tables and `COMMIT` (pipelined). On any
+/// error the transaction is rolled back (the server does it too when the
+/// connection drops).
 async fn write_session(
     client: &mut Client,
     st: &Statements,
     s: &SessionRows,
 ) -> Result<i64, tokio_postgres::Error> {
-    let tx = client.transaction().await?;
+    let done = write_rows(client, st, s).await;
+    if done.is_err() {
+        let _ = client.batch_execute("ROLLBACK").await;
+    }
+    done
+}
+
+async fn write_rows(
+    tx: &Client,
+    st: &Statements,
+    s: &SessionRows,
+) -> Result<i64, tokio_postgres::Error> {
     let key: [&(dyn ToSql + Sync); 3] = [&s.spec_id, &s.agent, &s.run_id];
-    let header: [&(dyn ToSql + Sync); 6] = [
+    let t = &s.turns;
+    let numbers: Vec<i64> = t.iter().map(|t| t.number).collect();
+    let timestamps: Vec<Option<i64>> = t.iter().map(|t| t.timestamp).collect();
+    let prompts: Vec<&str> = t.iter().map(|t| t.prompt.as_str()).collect();
+    let responses: Vec<&str> = t.iter().map(|t| t.response.as_str()).collect();
+    let tokens: Vec<Option<i64>> = t.iter().map(|t| t.token_count).collect();
+    let latencies: Vec<Option<i64>> = t.iter().map(|t| t.latency_ms).collect();
+    let header: [&(dyn ToSql + Sync); 12] = [
         &s.spec_id,
         &s.stage,
         &s.agent,
         &s.run_id,
         &s.created_at,
         &s.updated_at,
+        &numbers,
+        &timestamps,
+        &prompts,
+        &responses,
+        &tokens,
+        &latencies,
     ];
-    let (_, _, row) = tokio::try_join!(
+    let (_, _, _, rows) = tokio::try_join!(
+        tx.batch_execute("BEGIN"),
         tx.execute(&st.lock, &key),
         tx.execute(&st.delete, &key),
-        tx.query_one(&st.trajectory, &header)
+        tx.query(&st.trajectory, &header)
     )?;
-    let id: i64 = row.get(0);
+    let id: i64 = rows.first().map_or(0, |r| r.get(0));
     let mut turn_ids: HashMap<i64, i64> = HashMap::with_capacity(s.turns.len());
-    if !s.turns.is_empty() {
-        let t = &s.turns;
-        let numbers: Vec<i64> = t.iter().map(|t| t.number).collect();
-        let timestamps: Vec<Option<i64>> = t.iter().map(|t| t.timestamp).collect();
-        let prompts: Vec<&str> = t.iter().map(|t| t.prompt.as_str()).collect();
-        let responses: Vec<&str> = t.iter().map(|t| t.response.as_str()).collect();
-        let tokens: Vec<Option<i64>> = t.iter().map(|t| t.token_count).collect();
-        let latencies: Vec<Option<i64>> = t.iter().map(|t| t.latency_ms).collect();
-        for r in tx
-            .query(
-                &st.turns,
-                &[
-                    &id,
-                    &numbers,
-                    &timestamps,
-                    &prompts,
-                    &responses,
-                    &tokens,
-                    &latencies,
-                ],
-            )
-            .await?
+    for r in &rows {
+        if let (Some(turn), Some(number)) = (r.get::<_, Option<i64>>(1), r.get::<_, Option<i64>>(2))
         {
-            turn_ids.insert(r.get(1), r.get(0));
+            turn_ids.insert(number, turn);
         }
     }
     let turn_id = |number: i64| turn_ids.get(&number).copied().unwrap_or(0);
@@ -988,8 +995,14 @@ async fn write_session(
             .await
         }
     };
-    tokio::try_join!(questions, violations, calls, guidance, score)?;
-    tx.commit().await?;
+    tokio::try_join!(
+        questions,
+        violations,
+        calls,
+        guidance,
+        score,
+        tx.batch_execute("COMMIT")
+    )?;
     Ok(id)
 }
 

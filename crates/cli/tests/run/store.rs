@@ -148,3 +148,27 @@ fn reports_read_postgres_as_sqlite_and_store_copy_moves_history_both_ways() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(report(back.to_str().unwrap()), from_sqlite);
 }
+
+#[test]
+fn a_damaged_database_is_refused_before_writing() {
+    let dir = scratch("damaged");
+    let db = dir.join("tact.db");
+    let db_text = db.to_str().unwrap();
+    let sessions = repo("fixtures/sessions");
+    let o = tact(&["run", sessions.to_str().unwrap(), "--db", db_text]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // Garbage over the table pages (the header, page 1, stays readable).
+    let mut bytes = std::fs::read(&db).unwrap();
+    assert!(bytes.len() > 3 * 4096, "{}", bytes.len());
+    for b in &mut bytes[2 * 4096..3 * 4096] {
+        *b = 0xA5;
+    }
+    std::fs::write(&db, &bytes).unwrap();
+    let o = tact(&["run", sessions.to_str().unwrap(), "--db", db_text]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("the database is damaged"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // Nothing was written: the file is as we left it.
+    assert_eq!(std::fs::read(&db).unwrap(), bytes);
+}
