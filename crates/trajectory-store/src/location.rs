@@ -22,7 +22,7 @@ pub enum Location {
     /// A SQLite database file (created on first write).
     Sqlite(PathBuf),
     /// A PostgreSQL database (never a file, never a folder).
-    Postgres(PgLocation),
+    Postgres(Box<PgLocation>),
 }
 
 /// A PostgreSQL connection target, parsed; its password is kept only to
@@ -309,14 +309,14 @@ fn pg(text: &str, secret: Option<String>, url: bool) -> Result<Location, Error> 
         bad(format!("not a PostgreSQL connection string: {e}"))
     })?;
     let display = display_of(&config);
-    Ok(Location::Postgres(PgLocation {
+    Ok(Location::Postgres(Box::new(PgLocation {
         display,
         secret,
         verify,
         root_cert: root_cert.map(PathBuf::from),
         passfile: passfile.map(PathBuf::from),
         config,
-    }))
+    })))
 }
 
 #[cfg(not(feature = "postgres"))]

@@ -567,7 +567,14 @@ impl Sqlite {
             .and_then(|mut stmt| stmt.query_map([], |r| r.get(0))?.collect());
         match rows {
             Ok(rows) if rows == ["ok"] => Ok(Ok(())),
-            Ok(rows) => Ok(Err(rows)),
+            // One problem a line, without SQLite's `*** in database main ***` header.
+            Ok(rows) => Ok(Err(rows
+                .iter()
+                .flat_map(|r| r.lines())
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with("***"))
+                .map(str::to_owned)
+                .collect())),
             Err(e)
                 if matches!(
                     e.sqlite_error_code(),
