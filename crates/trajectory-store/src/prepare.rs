@@ -1,7 +1,7 @@
 //! A session turned into the rows both backends write: credentials
 //! redacted, non-finite numbers zeroed, JSON columns serialized, integers
 //! checked, NUL characters (which PostgreSQL text cannot hold) replaced by
-//! U+FFFD. One function for both backends, so they store the same values.
+//! U+001A SUBSTITUTE, one byte for one (a cut's byte limits still hold). One function for both backends, so they store the same values.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -91,11 +91,11 @@ pub(crate) struct SessionRows {
     pub(crate) score: Option<ScoreRow>,
 }
 
-/// NUL replaced by U+FFFD (PostgreSQL text holds no NUL; SQLite gets the
-/// same, so both backends keep the same values).
+/// NUL replaced by U+001A SUBSTITUTE, byte for byte (PostgreSQL text holds
+/// no NUL; SQLite gets the same, so both backends keep the same values).
 pub(crate) fn clean(text: &str) -> String {
     if text.contains('\0') {
-        text.replace('\0', "\u{FFFD}")
+        text.replace('\0', "\u{1A}")
     } else {
         text.to_owned()
     }

@@ -15,6 +15,7 @@ use crate::model::{
 };
 #[cfg(feature = "postgres")]
 use crate::postgres::Postgres;
+use crate::prepare::clean;
 use crate::sqlite::Sqlite;
 
 /// The rows each session owns, per table (same SQL on both backends).
@@ -214,7 +215,9 @@ impl Store {
         agent: &str,
         run_id: &str,
     ) -> Result<Option<StoredTrajectory>, Error> {
-        each!(self, b => b.load(spec_id, agent, run_id))
+        // Keys are stored as written, NUL replaced (`prepare::clean`).
+        let (spec_id, agent, run_id) = (clean(spec_id), clean(agent), clean(run_id));
+        each!(self, b => b.load(&spec_id, &agent, &run_id))
     }
 
     /// Loads the most recent trajectory of (spec, agent).
@@ -223,7 +226,8 @@ impl Store {
         spec_id: &str,
         agent: &str,
     ) -> Result<Option<StoredTrajectory>, Error> {
-        each!(self, b => b.load_latest(spec_id, agent))
+        let (spec_id, agent) = (clean(spec_id), clean(agent));
+        each!(self, b => b.load_latest(&spec_id, &agent))
     }
 
     /// Number of stored trajectories.
@@ -233,7 +237,8 @@ impl Store {
 
     /// Questions per effort level, over one spec or all.
     pub fn effort_distribution(&self, spec_id: Option<&str>) -> Result<EffortDistribution, Error> {
-        each!(self, b => b.effort_distribution(spec_id))
+        let spec_id = spec_id.map(clean);
+        each!(self, b => b.effort_distribution(spec_id.as_deref()))
     }
 
     /// The most violated preferences, most first (ties by name, byte order).
@@ -248,7 +253,8 @@ impl Store {
 
     /// An agent's scores over time, oldest first.
     pub fn scores_over_time(&self, agent: &str) -> Result<Vec<ScorePoint>, Error> {
-        each!(self, b => b.scores_over_time(agent))
+        let agent = clean(agent);
+        each!(self, b => b.scores_over_time(&agent))
     }
 
     /// Agents of each spec, over one stage or all: per (spec, agent), the
@@ -257,7 +263,8 @@ impl Store {
     /// the same name in different specs are different rows. The means are
     /// summed here in ingestion order, so both backends give the same bits.
     pub fn leaderboard(&self, stage: Option<&str>) -> Result<Vec<LeaderboardRow>, Error> {
-        let rows = each!(self, b => b.board_rows(stage))?;
+        let stage = stage.map(clean);
+        let rows = each!(self, b => b.board_rows(stage.as_deref()))?;
         Ok(leaderboard_of(rows))
     }
 
