@@ -960,40 +960,21 @@ async fn write_rows(
         let Some(sc) = &s.score else {
             return Ok(0);
         };
-        if st.final_column {
-            tx.execute(
-                &st.score,
-                &[
-                    &id,
-                    &sc.r_prod,
-                    &sc.r_proact,
-                    &sc.r_pers,
-                    &sc.total,
-                    &sc.profile,
-                    &sc.technical_weight,
-                    &sc.interaction_weight,
-                    &s.created_at,
-                    &sc.final_score,
-                ],
-            )
-            .await
-        } else {
-            tx.execute(
-                &st.score,
-                &[
-                    &id,
-                    &sc.r_prod,
-                    &sc.r_proact,
-                    &sc.r_pers,
-                    &sc.total,
-                    &sc.profile,
-                    &sc.technical_weight,
-                    &sc.interaction_weight,
-                    &s.created_at,
-                ],
-            )
-            .await
-        }
+        let values: [&(dyn ToSql + Sync); 10] = [
+            &id,
+            &sc.r_prod,
+            &sc.r_proact,
+            &sc.r_pers,
+            &sc.total,
+            &sc.profile,
+            &sc.technical_weight,
+            &sc.interaction_weight,
+            &s.created_at,
+            &sc.final_score,
+        ];
+        // A schema before version 3 has no final_score column.
+        let bound = if st.final_column { 10 } else { 9 };
+        tx.execute(&st.score, &values[..bound]).await
     };
     tokio::try_join!(
         questions,
