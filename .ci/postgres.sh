@@ -14,7 +14,7 @@
 
 tact_pg_bin() {
   local d
-  d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  d=$( (ls -d /usr/lib/postgresql/*/bin 2>/dev/null || true) | sort -V | tail -n 1)
   if [ -z "$d" ] && command -v pg_ctl >/dev/null 2>&1; then
     d=$(dirname "$(command -v pg_ctl)")
   fi
