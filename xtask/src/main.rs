@@ -3,7 +3,8 @@
 //! matrix, latency percentiles, the hybrid's deferral rate); `train` fits
 //! the learned tier's models; `curve` draws a learning curve (what more
 //! labelled data buys); `compare` diffs two saved eval runs; `deps`
-//! checks the dependency rules of `docs/architecture.md`.
+//! checks the dependency rules of `docs/architecture.md`; `store-bench`
+//! measures the trajectory store on SQLite and PostgreSQL.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod compare;
