@@ -9,6 +9,8 @@
 #   TACT_TEST_PG_URL   postgresql://tact:...@127.0.0.1:PORT/tact
 #   TACT_TEST_PG_DATA  the data directory (for pg_ctl in the fault test)
 #   TACT_TEST_PG_BIN   the server's bin directory
+#   TACT_TEST_PG_CA    the CA of the server's TLS certificate (when openssl
+#                      is installed: the server then offers TLS)
 # tact_pg_stop stops it and removes the directory (set as an EXIT trap by
 # tact_pg_start).
 
@@ -52,6 +54,21 @@ tact_pg_start() {
     cat "$dir/initdb.log" >&2
     return 1
   }
+  # TLS, when openssl is there: a CA and a server certificate for
+  # `localhost` (the sslmode tests read TACT_TEST_PG_CA).
+  if command -v openssl >/dev/null 2>&1; then
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$dir/ca.key" -out "$dir/ca.crt" \
+      -days 2 -subj "/CN=tact CI CA" >/dev/null 2>&1 &&
+      openssl req -newkey rsa:2048 -nodes -keyout "$dir/data/server.key" \
+        -out "$dir/server.csr" -subj "/CN=localhost" >/dev/null 2>&1 &&
+      printf "subjectAltName=DNS:localhost\nbasicConstraints=CA:FALSE\n" >"$dir/ext.cnf" &&
+      openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.crt" -CAkey "$dir/ca.key" \
+        -CAcreateserial -out "$dir/data/server.crt" -days 2 -extfile "$dir/ext.cnf" >/dev/null 2>&1 &&
+      chmod 600 "$dir/data/server.key" &&
+      { [ "$(id -u)" != 0 ] || chown postgres "$dir/data/server.key" "$dir/data/server.crt"; } &&
+      echo "ssl = on" >>"$dir/data/postgresql.conf" &&
+      export TACT_TEST_PG_CA="$dir/ca.crt"
+  fi
   # The settings live in the data directory (a restart keeps them).
   echo "include 'tact.conf'" >>"$dir/data/postgresql.conf"
   # A free port: try a few random ones.

@@ -89,6 +89,16 @@ pub enum Error {
         /// The timeout, in seconds.
         seconds: u64,
     },
+    /// The TLS connection failed: the server's certificate did not pass
+    /// the check `sslmode` asks for (`verify-ca`, `verify-full`), or the
+    /// server does not offer TLS under `sslmode=require`.
+    #[error("{location}: TLS failed (sslmode): {detail}")]
+    Tls {
+        /// The server's URL, without password.
+        location: String,
+        /// What the TLS layer said.
+        detail: String,
+    },
     /// The server refused the role or its password.
     #[error("{location}: authentication failed: {detail}")]
     Authentication {

@@ -1070,12 +1070,26 @@ fn classify(
             Error::Postgres { location, detail }
         };
     }
-    let detail = scrub(&e.to_string(), secret);
+    // The error and its causes (a TLS failure says why only in its source).
+    let mut text = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.contains(&more) {
+            text.push_str(": ");
+            text.push_str(&more);
+        }
+        cause = c.source();
+    }
+    let detail = scrub(&text, secret);
     if detail.contains("password missing") {
         return Error::Authentication {
             location,
             detail: "the server asks for a password and none was given (in the URL, PGPASSWORD or ~/.pgpass)".into(),
         };
+    }
+    if connecting && (detail.contains("TLS") || detail.contains("certificate")) {
+        return Error::Tls { location, detail };
     }
     let io = std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>());
     if connecting && io {

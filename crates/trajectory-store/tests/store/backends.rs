@@ -4,8 +4,7 @@
 //! PostgreSQL half is skipped with one note, except under `CI=true`, where
 //! it fails: CI never skips the server.
 
-use std::io::Write as _;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write as _};
 use std::net::TcpListener;
 use std::sync::Once;
 use std::time::{Duration, Instant};
@@ -516,6 +515,61 @@ mod connection_errors {
             &url,
             &format!("DROP OWNED BY {role}; DROP ROLE IF EXISTS {role};"),
         );
+    }
+
+    #[test]
+    fn sslmode_is_honoured() {
+        let Some(url) = server_url() else {
+            return;
+        };
+        let Ok(ca) = std::env::var("TACT_TEST_PG_CA") else {
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: sslmode test skipped: TACT_TEST_PG_CA is unset (the server has no TLS)"
+            );
+            return;
+        };
+        let c = parts(&url);
+        let (_, port) = host_port(&url);
+        let user = c.get_user().unwrap_or("tact");
+        let db = c.get_dbname().unwrap_or("tact");
+        let password = c
+            .get_password()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+            .unwrap_or_default();
+        let schema = PgSchema::new(&url, "tls");
+        let at = |host: &str, query: &str| {
+            Location::parse(&format!(
+                "postgresql://{user}:{password}@{host}:{port}/{db}?{query}&options=-csearch_path%3D{}",
+                schema.name
+            ))
+            .unwrap()
+        };
+        let ca = ca.replace('/', "%2F");
+        // Encryption without a certificate check, as libpq.
+        Store::connect(&at("127.0.0.1", "sslmode=require")).unwrap();
+        // The chain and the name.
+        Store::connect(&at(
+            "localhost",
+            &format!("sslmode=verify-full&sslrootcert={ca}"),
+        ))
+        .unwrap();
+        // The chain only: the name may differ.
+        Store::connect(&at(
+            "127.0.0.1",
+            &format!("sslmode=verify-ca&sslrootcert={ca}"),
+        ))
+        .unwrap();
+        for (host, query) in [
+            ("127.0.0.1", format!("sslmode=verify-full&sslrootcert={ca}")),
+            ("localhost", "sslmode=verify-full".to_owned()),
+        ] {
+            let e = Store::connect(&at(host, &query)).unwrap_err();
+            assert!(matches!(e, Error::Tls { .. }), "{host} {query}: {e:?}");
+            if !password.is_empty() {
+                assert!(!e.to_string().contains(&password));
+            }
+        }
     }
 
     #[test]
