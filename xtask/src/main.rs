@@ -3,7 +3,8 @@
 //! matrix, latency percentiles, the hybrid's deferral rate); `train` fits
 //! the learned tier's models; `curve` draws a learning curve (what more
 //! labelled data buys); `compare` diffs two saved eval runs; `deps`
-//! checks the dependency rules of `docs/architecture.md`.
+//! checks the dependency rules of `docs/architecture.md`; `store-bench`
+//! measures the trajectory store on SQLite and PostgreSQL.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod compare;
@@ -15,6 +16,7 @@ mod preferences_task;
 mod questions_task;
 mod report;
 mod startup;
+mod store_bench;
 mod tasks;
 mod train;
 
@@ -70,6 +72,11 @@ enum Command {
         #[arg(long, default_value_t = 30)]
         runs: usize,
     },
+    /// Benchmark the trajectory store on SQLite and PostgreSQL (1, 4 and
+    /// 8 writer processes; `tact run` over 10,000 sessions), or with
+    /// `--fault`, stop the PostgreSQL server mid-ingest and check that
+    /// every session is whole or absent.
+    StoreBench(store_bench::StoreBenchArgs),
 }
 
 #[derive(clap::Args)]
@@ -766,6 +773,7 @@ fn main() -> ExitCode {
                 true
             })
         }
+        Command::StoreBench(args) => store_bench::run(&args, &root()),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

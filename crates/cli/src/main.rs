@@ -15,6 +15,7 @@ mod report;
 mod route;
 mod run;
 mod score;
+mod store;
 mod watch;
 
 use std::io::Write;
@@ -34,7 +35,8 @@ struct Cli {
 enum Command {
     /// The main job: read agent sessions (a file or a folder), classify
     /// their questions, check preferences, replay guidance over their tool
-    /// events, compute rewards, store it all (--db, default ./tact.db) and
+    /// events, compute rewards, store it all (--db: a file, default
+    /// ./tact.db, or a PostgreSQL URL) and
     /// print the weighted consensus ranking per spec and stage.
     Run(run::RunArgs),
     /// Classify the effort (low / medium / high) of a clarifying question.
@@ -60,6 +62,9 @@ enum Command {
     /// Route an assistant message to RETRIEVAL, CODE_GENERATION,
     /// CONVERSATIONAL or PLATFORM under the routing contract.
     Route(route::RouteArgs),
+    /// The trajectory store itself: `tact store copy FROM TO` moves a
+    /// history between a SQLite file and a PostgreSQL database.
+    Store(store::StoreArgs),
     /// Watch one agent session live in a terminal UI: questions by effort,
     /// user messages by route, guidance nudges as they fire, the running
     /// interaction score (a growing file, or `-` for stdin).
@@ -101,7 +106,8 @@ fn main() -> ExitCode {
             let stdin = std::io::stdin();
             guide::run(&args, stdin.lock(), &mut out)
         }
-        Command::Report(args) => report::run(&args, &mut out),
+        Command::Report(args) => report::run(&args, &env, &mut out),
+        Command::Store(args) => store::run(&args, &mut out),
         Command::Prefs(args) => prefs::run(&args, std::io::stdin().lock(), &mut out),
         Command::Score(args) => score::run_score(&args, &mut out),
         Command::Consensus(args) => score::run_consensus(&args, &mut out),

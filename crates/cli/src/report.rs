@@ -14,9 +14,13 @@ use tact::store::{EffortDistribution, LeaderboardRow, ScorePoint, Store};
 /// Arguments of `tact report`.
 #[derive(clap::Args, Debug)]
 pub struct ReportArgs {
-    /// The database written by `tact run`.
-    #[arg(long, default_value = "tact.db")]
-    pub db: PathBuf,
+    /// The store written by `tact run`: a path, sqlite://PATH or a
+    /// PostgreSQL URL; else TACT_DB, else `[store] url`, else tact.db.
+    #[arg(long, value_name = "PATH|URL")]
+    pub db: Option<String>,
+    /// A TOML configuration whose `[store] url` names the store.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
     /// Also write `report.html` with SVG charts into this folder.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -48,18 +52,24 @@ fn read(store: &Store) -> Result<Telemetry> {
     })
 }
 
-/// Runs `tact report`.
-pub fn run(args: &ReportArgs, out: &mut impl Write) -> Result<()> {
-    if !args.db.exists() {
-        anyhow::bail!(
-            "{}: no such database (run `tact run PATH --db {}` first)",
-            args.db.display(),
-            args.db.display()
-        );
-    }
-    let store = Store::open_read_only(&args.db)?;
+/// Runs `tact report`; `env` is the environment (`TACT_DB`).
+pub fn run(
+    args: &ReportArgs,
+    env: &dyn Fn(&str) -> Option<String>,
+    out: &mut impl Write,
+) -> Result<()> {
+    let config = match &args.config {
+        Some(p) => Some(tact::job::Config::read(p)?),
+        None => None,
+    };
+    let url = config
+        .as_ref()
+        .and_then(|c| c.store.as_ref())
+        .and_then(|s| s.url.as_deref());
+    let location = crate::store::location(args.db.as_deref(), env, url)?;
+    let store = crate::store::open_for_reading(&location)?;
     // A query's SQLite error does not name the file: say which.
-    let t = read(&store).with_context(|| format!("cannot read {}", args.db.display()))?;
+    let t = read(&store).with_context(|| format!("cannot read {location}"))?;
     out.write_all(render_text(&t).as_bytes())?;
     if let Some(dir) = &args.out {
         let path = write_html(&t, dir)?;

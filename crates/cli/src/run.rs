@@ -19,9 +19,11 @@ pub struct RunArgs {
     /// Aider `.md`, detected by content) or a folder, walked recursively
     /// (other files and hidden entries are skipped).
     pub path: PathBuf,
-    /// The trajectory database (created on first use).
-    #[arg(long, default_value = "tact.db")]
-    pub db: PathBuf,
+    /// The trajectory store: a path (created on first use), sqlite://PATH,
+    /// or a PostgreSQL URL (postgres://USER@HOST/DB, or libpq's
+    /// key=value form); else TACT_DB, else `[store] url`, else tact.db.
+    #[arg(long, value_name = "PATH|URL")]
+    pub db: Option<String>,
     /// A TOML file with `[ppp]` and `[user_preferences]` (docs/configuration.md).
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -83,7 +85,9 @@ pub fn run(
         None => Config::default(),
     };
     let llm = crate::llm::client(&args.llm, config.llm.take(), env, err)?;
-    let mut job = Job::builder().config(config).db(&args.db);
+    let url = config.store.as_ref().and_then(|s| s.url.as_deref());
+    let location = crate::store::location(args.db.as_deref(), env, url)?;
+    let mut job = Job::builder().config(config).database(location);
     if let Some(llm) = &llm {
         job = job
             .effort(crate::effort::classifier(None, Some(llm))?)

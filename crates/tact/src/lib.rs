@@ -49,7 +49,8 @@
 //!   passes through.
 //! - [`scoring`]: PPP interaction scoring of a session.
 //! - [`consensus`]: ranking several agents' sessions.
-//! - [`store`]: the SQLite trajectory database.
+//! - [`store`]: the trajectory store (SQLite; PostgreSQL with the
+//!   `postgres` feature).
 //! - [`job`]: the main job; [`render`]: its text, as the `tact` command prints it.
 //! - [`import`]: agents' own logs (Claude Code, Codex, OpenHands, SWE-agent,
 //!   Aider) read as sessions, whole or live.

@@ -242,3 +242,66 @@ pub struct ScorePoint {
     /// Proactivity + personalization (the interaction part).
     pub interaction: f64,
 }
+
+/// The key a session is stored under (`spec_id`, `agent`, `run_id`, unique:
+/// a session ingested again replaces the one of its key), with its row id.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct SessionKey {
+    /// The row id (its order is the order of ingestion).
+    pub id: i64,
+    /// The spec.
+    pub spec_id: String,
+    /// The agent.
+    pub agent: String,
+    /// The run.
+    pub run_id: String,
+}
+
+/// Rows per table (of a store, or owned by one session).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RowCounts {
+    /// Trajectories (sessions).
+    pub trajectories: u64,
+    /// Turns.
+    pub turns: u64,
+    /// Questions.
+    pub questions: u64,
+    /// Preference violations.
+    pub violations: u64,
+    /// Tool calls.
+    pub tool_calls: u64,
+    /// Guidance fires.
+    pub guidance_fires: u64,
+    /// Scores.
+    pub scores: u64,
+}
+
+impl std::ops::AddAssign for RowCounts {
+    fn add_assign(&mut self, o: Self) {
+        self.trajectories += o.trajectories;
+        self.turns += o.turns;
+        self.questions += o.questions;
+        self.violations += o.violations;
+        self.tool_calls += o.tool_calls;
+        self.guidance_fires += o.guidance_fires;
+        self.scores += o.scores;
+    }
+}
+
+impl std::fmt::Display for RowCounts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} sessions, {} turns, {} questions, {} violations, {} tool calls, {} guidance fires, {} scores",
+            self.trajectories,
+            self.turns,
+            self.questions,
+            self.violations,
+            self.tool_calls,
+            self.guidance_fires,
+            self.scores
+        )
+    }
+}

@@ -1,249 +1,211 @@
-//! The `Store`: opening (WAL, busy timeout, foreign keys, migrations),
-//! ingesting sessions atomically with credentials redacted, and the
-//! queries behind reports and leaderboards.
+//! The `Store`: one API over two backends, chosen by [`Location`]: the
+//! embedded SQLite file (`sqlite.rs`) and a shared PostgreSQL database
+//! (`postgres.rs`, the `postgres` feature). Both write the same rows
+//! (`prepare.rs`) and answer the report queries with the same values: the
+//! leaderboard's means are computed here, in one order, for both.
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
-use tact_secrets::CredentialScanner;
-use tact_types::{EffortLevel, Label};
+use std::collections::BTreeMap;
+use std::path::Path;
 
 use crate::Error;
+use crate::location::Location;
 use crate::model::{
-    EffortDistribution, GuidanceFireRecord, LeaderboardRow, QuestionRecord, ScorePoint,
-    ScoreRecord, SessionRecord, Severity, StoredTrajectory, ToolCallRecord, TurnRecord,
-    ViolationRecord,
+    EffortDistribution, LeaderboardRow, RowCounts, ScorePoint, SessionKey, SessionRecord,
+    StoredTrajectory,
 };
-use crate::schema::{SCHEMA_VERSION, migrate_to, version};
+#[cfg(feature = "postgres")]
+use crate::postgres::Postgres;
+use crate::prepare::clean;
+use crate::sqlite::Sqlite;
 
-/// How long a writer waits for another process's lock before failing.
-pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+/// The rows each session owns, per table (same SQL on both backends).
+pub(crate) const COUNTS_BY_SESSION: &str = "SELECT tr.id, tr.spec_id, tr.agent, tr.run_id,
+    (SELECT COUNT(*) FROM turns t WHERE t.trajectory_id = tr.id),
+    (SELECT COUNT(*) FROM questions q JOIN turns t ON t.id = q.turn_id WHERE t.trajectory_id = tr.id),
+    (SELECT COUNT(*) FROM violations v JOIN turns t ON t.id = v.turn_id WHERE t.trajectory_id = tr.id),
+    (SELECT COUNT(*) FROM tool_calls c WHERE c.trajectory_id = tr.id),
+    (SELECT COUNT(*) FROM guidance_fires g WHERE g.trajectory_id = tr.id),
+    (SELECT COUNT(*) FROM scores s WHERE s.trajectory_id = tr.id)
+    FROM trajectories tr ORDER BY tr.id";
 
-/// Sessions written per transaction by [`Store::ingest_all`].
-const BATCH: usize = 256;
-
-/// A trajectory database. One `Store` per thread; several processes may
-/// write the same file at once (WAL mode and a busy timeout).
-#[derive(Debug)]
-pub struct Store {
-    conn: Connection,
-    path: PathBuf,
-    scanner: CredentialScanner,
+/// One scored run as the leaderboard reads it.
+pub(crate) struct BoardRow {
+    pub(crate) spec_id: String,
+    pub(crate) agent: String,
+    pub(crate) final_score: Option<f64>,
+    pub(crate) total: f64,
+    pub(crate) r_prod: f64,
+    pub(crate) r_proact: f64,
+    pub(crate) r_pers: f64,
 }
 
-fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+#[derive(Debug)]
+enum Backend {
+    Sqlite(Sqlite),
+    #[cfg(feature = "postgres")]
+    Postgres(Box<Postgres>),
+}
+
+/// A trajectory database: a SQLite file or a PostgreSQL database, one API.
+/// One `Store` per thread; several processes (or hosts, on PostgreSQL)
+/// may write the same database at once.
+#[derive(Debug)]
+pub struct Store {
+    backend: Backend,
+}
+
+macro_rules! each {
+    ($self:expr, $b:ident => $e:expr) => {
+        match &$self.backend {
+            Backend::Sqlite($b) => $e,
+            #[cfg(feature = "postgres")]
+            Backend::Postgres($b) => $e,
+        }
+    };
+}
+
+macro_rules! each_mut {
+    ($self:expr, $b:ident => $e:expr) => {
+        match &mut $self.backend {
+            Backend::Sqlite($b) => $e,
+            #[cfg(feature = "postgres")]
+            Backend::Postgres($b) => $e,
+        }
+    };
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path` and migrates it to
-    /// the current schema.
+    fn sqlite(s: Sqlite) -> Self {
+        Store {
+            backend: Backend::Sqlite(s),
+        }
+    }
+
+    /// Opens (creating if needed) the SQLite database at `path` and
+    /// migrates it to the current schema.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, Error> {
-        let path = path.as_ref().to_owned();
-        check_regular(&path)?;
-        let conn = Connection::open(&path).map_err(|e| Error::on_open(&path, e))?;
-        Self::setup(conn, path, true)
+        Sqlite::open(path).map(Self::sqlite)
     }
 
-    /// Opens an in-memory database (tests, one-off runs).
+    /// Opens an in-memory SQLite database (tests, one-off runs).
     pub fn open_in_memory() -> Result<Self, Error> {
-        let conn = Connection::open_in_memory()?;
-        Self::setup(conn, PathBuf::from(":memory:"), true)
+        Sqlite::open_in_memory().map(Self::sqlite)
     }
 
-    /// Opens an existing database for reading only; writes fail with
-    /// [`Error::ReadOnly`]. Nothing is written, not even in the folder: a
-    /// WAL database in a read-only folder (where SQLite cannot create its
-    /// `-wal` and `-shm` files) is opened as immutable when it has no
-    /// write-ahead log to lose. A path that is not a regular file is
-    /// [`Error::NotAFile`], never opened.
+    /// Opens an existing SQLite database for reading only; writes fail
+    /// with [`Error::ReadOnly`]. Nothing is written, not even in the
+    /// folder: a WAL database in a read-only folder (where SQLite cannot
+    /// create its `-wal` and `-shm` files) is opened as immutable when it
+    /// has no write-ahead log to lose. A path that is not a regular file
+    /// is [`Error::NotAFile`], never opened.
     pub fn open_read_only(path: impl AsRef<Path>) -> Result<Self, Error> {
-        let path = path.as_ref().to_owned();
-        check_regular(&path)?;
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
-        let first = Connection::open_with_flags(&path, flags)
-            .map_err(|e| Error::on_open(&path, e))
-            .and_then(|conn| Self::setup(conn, path.clone(), false));
-        let mut wal = path.clone().into_os_string();
-        wal.push("-wal");
-        let no_log = std::fs::metadata(&wal).map_or(true, |m| m.len() == 0);
-        match first {
-            Err(Error::ReadOnly { .. } | Error::Database { .. }) if no_log => {
-                let conn = Connection::open_with_flags(immutable_uri(&path), flags)
-                    .map_err(|e| Error::on_open(&path, e))?;
-                Self::setup(conn, path, false)
-            }
-            other => other,
-        }
+        Sqlite::open_read_only(path).map(Self::sqlite)
     }
 
-    /// Opens a database and brings it only up to schema version `target`
-    /// (for migration tests and tools; `target` is capped at the current
-    /// version).
+    /// Opens a SQLite database and brings it only up to schema version
+    /// `target` (for migration tests and tools; `target` is capped at the
+    /// current version).
     pub fn open_at_version(path: impl AsRef<Path>, target: i64) -> Result<Self, Error> {
-        let path = path.as_ref().to_owned();
-        check_regular(&path)?;
-        let conn = Connection::open(&path).map_err(|e| Error::on_open(&path, e))?;
-        let mut store = Self::configure(conn, path.clone())?;
-        migrate_to(&mut store.conn, target.min(SCHEMA_VERSION))
-            .map_err(|e| Error::on_open(&path, e))?;
-        Ok(store)
+        Sqlite::open_at_version(path, target).map(Self::sqlite)
     }
 
-    fn configure(conn: Connection, path: PathBuf) -> Result<Self, Error> {
-        conn.busy_timeout(BUSY_TIMEOUT)
-            .map_err(|e| Error::on_open(&path, e))?;
-        conn.pragma_update(None, "foreign_keys", true)
-            .map_err(|e| Error::on_open(&path, e))?;
-        Ok(Self {
-            conn,
-            path,
-            scanner: CredentialScanner::default(),
-        })
+    /// Opens the store at `location` for writing, migrated to the current
+    /// schema: a SQLite file (created if needed, not its folder) or a
+    /// PostgreSQL database (connected within its `connect_timeout`,
+    /// 10 s by default; migrated under an advisory lock).
+    pub fn connect(location: &Location) -> Result<Self, Error> {
+        match location {
+            Location::Sqlite(path) => Self::open(path),
+            Location::Postgres(pg) => pg_connect(pg, Open::Write),
+        }
     }
 
-    fn setup(conn: Connection, path: PathBuf, writable: bool) -> Result<Self, Error> {
-        let mut store = Self::configure(conn, path.clone())?;
-        // Touch the file: a corrupt or foreign file fails here.
-        let found = version(&store.conn).map_err(|e| Error::on_open(&path, e))?;
-        if found > SCHEMA_VERSION {
-            return Err(Error::TooNew {
-                path,
-                found,
-                supported: SCHEMA_VERSION,
-            });
+    /// Opens the store at `location` for reading only (a PostgreSQL
+    /// session in read-only mode; a SQLite file as
+    /// [`open_read_only`](Self::open_read_only)). Nothing is migrated.
+    pub fn connect_read_only(location: &Location) -> Result<Self, Error> {
+        match location {
+            Location::Sqlite(path) => Self::open_read_only(path),
+            Location::Postgres(pg) => pg_connect(pg, Open::Read),
         }
-        if writable {
-            // WAL: readers never block the writer, and a killed writer
-            // leaves every committed transaction intact.
-            let _mode: String = store
-                .conn
-                .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
-                .map_err(|e| Error::on_open(&path, e))?;
-            store
-                .conn
-                .pragma_update(None, "synchronous", "NORMAL")
-                .map_err(|e| Error::on_open(&path, e))?;
-            migrate_to(&mut store.conn, SCHEMA_VERSION).map_err(|e| Error::on_open(&path, e))?;
+    }
+
+    /// Opens the store at `location` brought only up to schema version
+    /// `target` (migration tests and tools).
+    pub fn connect_at_version(location: &Location, target: i64) -> Result<Self, Error> {
+        match location {
+            Location::Sqlite(path) => Self::open_at_version(path, target),
+            Location::Postgres(pg) => pg_connect(pg, Open::UpTo(target)),
         }
-        Ok(store)
     }
 
     /// The database's schema version.
     pub fn schema_version(&self) -> Result<i64, Error> {
-        Ok(version(&self.conn)?)
+        each!(self, b => b.schema_version())
     }
 
-    /// The file the store lives in (`:memory:` for in-memory stores).
+    /// The SQLite file the store lives in (`:memory:` for in-memory
+    /// stores), or the empty path for a PostgreSQL store (see
+    /// [`location`](Self::location)).
     pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// `PRAGMA integrity_check`: `Ok(())` when SQLite finds nothing wrong,
-    /// else the problems it lists.
-    pub fn integrity_check(&self) -> Result<Result<(), Vec<String>>, Error> {
-        let mut stmt = self.conn.prepare("PRAGMA integrity_check")?;
-        let rows: Vec<String> = stmt
-            .query_map([], |r| r.get(0))?
-            .collect::<Result<_, _>>()?;
-        Ok(if rows == ["ok"] { Ok(()) } else { Err(rows) })
-    }
-
-    fn map_write(&self, e: Error) -> Error {
-        match e {
-            Error::Sqlite(inner)
-                if inner.sqlite_error_code() == Some(rusqlite::ffi::ErrorCode::ReadOnly) =>
-            {
-                Error::ReadOnly {
-                    path: self.path.clone(),
-                    source: inner,
-                }
-            }
-            other => other,
+        match &self.backend {
+            Backend::Sqlite(b) => b.path(),
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(_) => Path::new(""),
         }
     }
 
-    /// Stores one session in one transaction and returns its trajectory id.
-    /// A session with the same (spec, agent, run) is replaced. Credentials
-    /// in tool params and free text are redacted first; if anything fails,
-    /// nothing of the session is written.
+    /// Where the store lives, for messages: the file's path, or the
+    /// server's URL without password.
+    pub fn location(&self) -> String {
+        match &self.backend {
+            Backend::Sqlite(b) => b.path().display().to_string(),
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(b) => b.location().to_owned(),
+        }
+    }
+
+    /// Whether the store is a PostgreSQL database.
+    pub fn is_postgres(&self) -> bool {
+        !matches!(self.backend, Backend::Sqlite(_))
+    }
+
+    /// A full check: SQLite's `PRAGMA integrity_check`; on PostgreSQL
+    /// every table read whole and no row without its parent. `Ok(())`
+    /// when nothing is wrong, else the problems found.
+    pub fn integrity_check(&self) -> Result<Result<(), Vec<String>>, Error> {
+        each!(self, b => b.integrity_check())
+    }
+
+    /// The quick check to run before writing: SQLite's `PRAGMA
+    /// quick_check` (a damaged page, a malformed file); PostgreSQL checks
+    /// its own pages, so it answers `Ok(())` once connected.
+    pub fn quick_check(&self) -> Result<Result<(), Vec<String>>, Error> {
+        match &self.backend {
+            Backend::Sqlite(b) => b.quick_check(),
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(_) => Ok(Ok(())),
+        }
+    }
+
+    /// Stores one session in one transaction and returns its trajectory
+    /// id. The key is (`spec_id`, `agent`, `run_id`): a session with the
+    /// key of a stored one replaces it, so sending a session again (a
+    /// retry, the same log imported on two hosts) stores it once.
+    /// Credentials in tool params and free text are redacted first; if
+    /// anything fails, nothing of the session is written.
     pub fn ingest(&mut self, session: &SessionRecord) -> Result<i64, Error> {
         let _span =
             tracing::debug_span!("store.ingest", spec = %session.spec_id, agent = %session.agent)
                 .entered();
-        let scanner = self.scanner.clone();
-        let result = (|| {
-            let final_column = has_final_column(&self.conn)?;
-            let tx = self
-                .conn
-                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let id = write_session(&tx, &scanner, session, final_column)?;
-            tx.commit()?;
-            Ok(id)
-        })();
-        result.map_err(|e| self.ingest_error(session, e))
+        each_mut!(self, b => b.ingest(session))
     }
 
-    fn ingest_error(&self, session: &SessionRecord, e: Error) -> Error {
-        Error::Ingest {
-            spec_id: session.spec_id.clone(),
-            agent: session.agent.clone(),
-            run_id: session.run_id.clone(),
-            source: Box::new(self.map_write(e)),
-        }
-    }
-
-    /// Stores many sessions, batching them into few transactions with one
-    /// savepoint per session: a session that fails is rolled back alone and
-    /// reported in its slot; the others are stored.
+    /// Stores many sessions, each whole or not at all: a session that
+    /// fails is reported in its slot; the others are stored. (SQLite
+    /// batches them into few transactions, one savepoint per session.)
     pub fn ingest_all(&mut self, sessions: &[SessionRecord]) -> Vec<Result<i64, Error>> {
-        let mut out = Vec::with_capacity(sessions.len());
-        let scanner = self.scanner.clone();
-        for chunk in sessions.chunks(BATCH) {
-            let mut chunk_results: Vec<Result<i64, Error>> = Vec::with_capacity(chunk.len());
-            let committed = (|| -> Result<(), Error> {
-                let final_column = has_final_column(&self.conn)?;
-                let mut tx = self
-                    .conn
-                    .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-                for session in chunk {
-                    let sp = tx.savepoint()?;
-                    match write_session(&sp, &scanner, session, final_column) {
-                        Ok(id) => {
-                            sp.commit()?;
-                            chunk_results.push(Ok(id));
-                        }
-                        Err(e) => {
-                            drop(sp); // rolls back this session only
-                            chunk_results.push(Err(e));
-                        }
-                    }
-                }
-                tx.commit()?;
-                Ok(())
-            })();
-            match committed {
-                Ok(()) => out.extend(
-                    chunk_results
-                        .into_iter()
-                        .zip(chunk)
-                        .map(|(r, s)| r.map_err(|e| self.ingest_error(s, e))),
-                ),
-                Err(e) => {
-                    let msg = e.to_string();
-                    for s in chunk {
-                        out.push(Err(self.ingest_error(
-                            s,
-                            Error::Redaction(format!("batch failed: {msg}")),
-                        )));
-                    }
-                }
-            }
-        }
-        out
+        each_mut!(self, b => b.ingest_all(sessions))
     }
 
     /// Loads the trajectory of (spec, agent, run).
@@ -253,15 +215,9 @@ impl Store {
         agent: &str,
         run_id: &str,
     ) -> Result<Option<StoredTrajectory>, Error> {
-        let row = self
-            .conn
-            .prepare_cached(
-                "SELECT id, spec_id, stage, agent, run_id, created_at, updated_at FROM trajectories
-                 WHERE spec_id = ?1 AND agent = ?2 AND run_id = ?3",
-            )?
-            .query_row(params![spec_id, agent, run_id], header)
-            .optional()?;
-        row.map(|h| self.fill(h)).transpose()
+        // Keys are stored as written, NUL replaced (`prepare::clean`).
+        let (spec_id, agent, run_id) = (clean(spec_id), clean(agent), clean(run_id));
+        each!(self, b => b.load(&spec_id, &agent, &run_id))
     }
 
     /// Loads the most recent trajectory of (spec, agent).
@@ -270,503 +226,143 @@ impl Store {
         spec_id: &str,
         agent: &str,
     ) -> Result<Option<StoredTrajectory>, Error> {
-        let row = self
-            .conn
-            .prepare_cached(
-                "SELECT id, spec_id, stage, agent, run_id, created_at, updated_at FROM trajectories
-                 WHERE spec_id = ?1 AND agent = ?2 ORDER BY created_at DESC, id DESC LIMIT 1",
-            )?
-            .query_row(params![spec_id, agent], header)
-            .optional()?;
-        row.map(|h| self.fill(h)).transpose()
-    }
-
-    fn fill(
-        &self,
-        (id, mut session, updated_at): (i64, SessionRecord, i64),
-    ) -> Result<StoredTrajectory, Error> {
-        let mut turns_stmt = self.conn.prepare_cached(
-            "SELECT id, number, timestamp, prompt, response, token_count, latency_ms FROM turns
-             WHERE trajectory_id = ?1 ORDER BY number",
-        )?;
-        let turns: Vec<(i64, TurnRecord)> = turns_stmt
-            .query_map([id], |r| {
-                Ok((
-                    r.get(0)?,
-                    TurnRecord {
-                        number: r.get(1)?,
-                        timestamp: r.get(2)?,
-                        prompt: r.get(3)?,
-                        response: r.get(4)?,
-                        token_count: r.get(5)?,
-                        latency_ms: r.get(6)?,
-                        questions: Vec::new(),
-                        violations: Vec::new(),
-                    },
-                ))
-            })?
-            .collect::<Result<_, _>>()?;
-        let mut q_stmt = self.conn.prepare_cached(
-            "SELECT text, effort, confidence, reasons FROM questions WHERE turn_id = ?1 ORDER BY id",
-        )?;
-        let mut v_stmt = self.conn.prepare_cached(
-            "SELECT preference, expected, actual, severity, span_start, span_end FROM violations
-             WHERE turn_id = ?1 ORDER BY id",
-        )?;
-        for (turn_id, mut turn) in turns {
-            let raw: Vec<(String, String, f32, String)> = q_stmt
-                .query_map([turn_id], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-                })?
-                .collect::<Result<_, _>>()?;
-            for (text, effort, confidence, reasons) in raw {
-                turn.questions.push(QuestionRecord {
-                    text,
-                    effort: EffortLevel::parse(&effort).unwrap_or(EffortLevel::Medium),
-                    confidence,
-                    reasons: serde_json::from_str(&reasons)?,
-                });
-            }
-            turn.violations = v_stmt
-                .query_map([turn_id], |r| {
-                    let severity: String = r.get(3)?;
-                    let (s, e): (Option<u32>, Option<u32>) = (r.get(4)?, r.get(5)?);
-                    Ok(ViolationRecord {
-                        preference: r.get(0)?,
-                        expected: r.get(1)?,
-                        actual: r.get(2)?,
-                        severity: Severity::parse(&severity).unwrap_or(Severity::Medium),
-                        span: s.zip(e),
-                    })
-                })?
-                .collect::<Result<_, _>>()?;
-            session.turns.push(turn);
-        }
-        let raw_calls: Vec<(u32, Option<u64>, String, String, bool, u64)> = self
-            .conn
-            .prepare_cached(
-                "SELECT position, step, name, params, ok, output_chars FROM tool_calls
-                 WHERE trajectory_id = ?1 ORDER BY position, id",
-            )?
-            .query_map([id], |r| {
-                Ok((
-                    r.get(0)?,
-                    r.get::<_, Option<i64>>(1)?
-                        .map(|v| u64::try_from(v).unwrap_or(0)),
-                    r.get(2)?,
-                    r.get(3)?,
-                    r.get(4)?,
-                    count(r, 5)?,
-                ))
-            })?
-            .collect::<Result<_, _>>()?;
-        for (position, step, name, params, ok, output_chars) in raw_calls {
-            session.tool_calls.push(ToolCallRecord {
-                position,
-                step,
-                name,
-                params: serde_json::from_str(&params)?,
-                ok,
-                output_chars,
-            });
-        }
-        session.guidance = self
-            .conn
-            .prepare_cached(
-                "SELECT position, classifier, confidence, reason FROM guidance_fires
-                 WHERE trajectory_id = ?1 ORDER BY position, id",
-            )?
-            .query_map([id], |r| {
-                Ok(GuidanceFireRecord {
-                    position: r.get(0)?,
-                    classifier: r.get(1)?,
-                    confidence: r.get(2)?,
-                    reason: r.get(3)?,
-                })
-            })?
-            .collect::<Result<_, _>>()?;
-        session.score = self
-            .conn
-            .prepare_cached(
-                "SELECT r_prod, r_proact, r_pers, total, profile, technical_weight, interaction_weight,
-                 final_score FROM scores WHERE trajectory_id = ?1 ORDER BY id DESC LIMIT 1",
-            )?
-            .query_row([id], |r| {
-                Ok(ScoreRecord {
-                    r_prod: r.get(0)?,
-                    r_proact: r.get(1)?,
-                    r_pers: r.get(2)?,
-                    total: r.get(3)?,
-                    profile: r.get(4)?,
-                    technical_weight: r.get(5)?,
-                    interaction_weight: r.get(6)?,
-                    final_score: r.get(7)?,
-                })
-            })
-            .optional()?;
-        Ok(StoredTrajectory {
-            id,
-            session,
-            updated_at,
-        })
+        let (spec_id, agent) = (clean(spec_id), clean(agent));
+        each!(self, b => b.load_latest(&spec_id, &agent))
     }
 
     /// Number of stored trajectories.
     pub fn trajectory_count(&self) -> Result<u64, Error> {
-        Ok(self
-            .conn
-            .query_row("SELECT COUNT(*) FROM trajectories", [], |r| count(r, 0))?)
+        each!(self, b => b.trajectory_count())
     }
 
     /// Questions per effort level, over one spec or all.
     pub fn effort_distribution(&self, spec_id: Option<&str>) -> Result<EffortDistribution, Error> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT q.effort, COUNT(*) FROM questions q
-             JOIN turns t ON t.id = q.turn_id JOIN trajectories tr ON tr.id = t.trajectory_id
-             WHERE ?1 IS NULL OR tr.spec_id = ?1 GROUP BY q.effort",
-        )?;
-        let mut d = EffortDistribution::default();
-        let rows: Vec<(String, u64)> = stmt
-            .query_map([spec_id], |r| Ok((r.get(0)?, count(r, 1)?)))?
-            .collect::<Result<_, _>>()?;
-        for (effort, n) in rows {
-            match EffortLevel::parse(&effort) {
-                Some(EffortLevel::Low) => d.low = n,
-                Some(EffortLevel::Medium) => d.medium = n,
-                Some(EffortLevel::High) => d.high = n,
-                None => {}
-            }
-        }
-        Ok(d)
+        let spec_id = spec_id.map(clean);
+        each!(self, b => b.effort_distribution(spec_id.as_deref()))
     }
 
-    /// The most violated preferences, most first (ties by name).
+    /// The most violated preferences, most first (ties by name, byte order).
     pub fn most_violated_preferences(&self, limit: usize) -> Result<Vec<(String, u64)>, Error> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        Ok(self
-            .conn
-            .prepare_cached(
-                "SELECT preference, COUNT(*) AS n FROM violations GROUP BY preference
-                 ORDER BY n DESC, preference LIMIT ?1",
-            )?
-            .query_map([limit], |r| Ok((r.get(0)?, count(r, 1)?)))?
-            .collect::<Result<_, _>>()?)
+        each!(self, b => b.most_violated_preferences(limit))
     }
 
-    /// Guidance fires per classifier, most first.
+    /// Guidance fires per classifier, most first (ties by name, byte order).
     pub fn guidance_fires_by_classifier(&self) -> Result<Vec<(String, u64)>, Error> {
-        Ok(self
-            .conn
-            .prepare_cached(
-                "SELECT classifier, COUNT(*) AS n FROM guidance_fires GROUP BY classifier
-                 ORDER BY n DESC, classifier",
-            )?
-            .query_map([], |r| Ok((r.get(0)?, count(r, 1)?)))?
-            .collect::<Result<_, _>>()?)
+        each!(self, b => b.guidance_fires_by_classifier())
     }
 
     /// An agent's scores over time, oldest first.
     pub fn scores_over_time(&self, agent: &str) -> Result<Vec<ScorePoint>, Error> {
-        Ok(self
-            .conn
-            .prepare_cached(
-                "SELECT tr.spec_id, tr.run_id, tr.created_at, s.total, s.r_proact + s.r_pers
-                 FROM scores s JOIN trajectories tr ON tr.id = s.trajectory_id
-                 WHERE tr.agent = ?1 ORDER BY tr.created_at, tr.id",
-            )?
-            .query_map([agent], |r| {
-                Ok(ScorePoint {
-                    spec_id: r.get(0)?,
-                    run_id: r.get(1)?,
-                    created_at: r.get(2)?,
-                    total: r.get(3)?,
-                    interaction: r.get(4)?,
-                })
-            })?
-            .collect::<Result<_, _>>()?)
+        let agent = clean(agent);
+        each!(self, b => b.scores_over_time(&agent))
     }
 
     /// Agents of each spec, over one stage or all: per (spec, agent), the
     /// mean final consensus score and the mean rewards, best first within
-    /// a spec (specs by name, ties by agent name). Agents of the same name
-    /// in different specs are different rows.
+    /// a spec (specs by name in byte order, ties by agent name). Agents of
+    /// the same name in different specs are different rows. The means are
+    /// summed here in ingestion order, so both backends give the same bits.
     pub fn leaderboard(&self, stage: Option<&str>) -> Result<Vec<LeaderboardRow>, Error> {
-        Ok(self
-            .conn
-            .prepare_cached(
-                "SELECT tr.spec_id, tr.agent, COUNT(*), AVG(s.final_score), AVG(s.total),
-                        AVG(s.r_prod), AVG(s.r_proact), AVG(s.r_pers)
-                 FROM scores s JOIN trajectories tr ON tr.id = s.trajectory_id
-                 WHERE ?1 IS NULL OR tr.stage = ?1
-                 GROUP BY tr.spec_id, tr.agent
-                 ORDER BY tr.spec_id, AVG(s.final_score) IS NULL, AVG(s.final_score) DESC,
-                          AVG(s.total) DESC, tr.agent",
-            )?
-            .query_map([stage], |r| {
-                Ok(LeaderboardRow {
-                    spec_id: r.get(0)?,
-                    agent: r.get(1)?,
-                    runs: count(r, 2)?,
-                    mean_final: r.get(3)?,
-                    mean_total: r.get(4)?,
-                    mean_r_prod: r.get(5)?,
-                    mean_r_proact: r.get(6)?,
-                    mean_r_pers: r.get(7)?,
-                })
-            })?
-            .collect::<Result<_, _>>()?)
+        let stage = stage.map(clean);
+        let rows = each!(self, b => b.board_rows(stage.as_deref()))?;
+        Ok(leaderboard_of(rows))
+    }
+
+    /// Up to `limit` stored sessions' keys with a row id above `after`, in
+    /// row-id order (to walk a store page by page: pass the last id seen).
+    pub fn keys_after(&self, after: i64, limit: usize) -> Result<Vec<SessionKey>, Error> {
+        each!(self, b => b.keys_after(after, limit))
+    }
+
+    /// Every stored session's key with the rows it owns per table, in
+    /// row-id order (what `tact store copy` verifies).
+    pub fn counts_by_session(&self) -> Result<Vec<(SessionKey, RowCounts)>, Error> {
+        each!(self, b => b.counts_by_session())
     }
 }
 
-/// A non-negative integer column as `u64`.
-/// Refuses a path that exists and is not a regular file (a folder, a
-/// FIFO that would block the open, a device).
-fn check_regular(path: &Path) -> Result<(), Error> {
-    let Ok(meta) = std::fs::metadata(path) else {
-        // Missing (created by `open`) or unreadable (SQLite says why).
-        return Ok(());
-    };
-    if meta.is_file() {
-        return Ok(());
-    }
-    let t = meta.file_type();
-    let kind = if t.is_dir() {
-        "folder"
-    } else {
-        special_kind(&t)
-    };
-    Err(Error::NotAFile {
-        path: path.to_owned(),
-        kind,
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+enum Open {
+    Write,
+    Read,
+    UpTo(i64),
+}
+
+#[cfg(feature = "postgres")]
+fn pg_connect(pg: &crate::location::PgLocation, open: Open) -> Result<Store, Error> {
+    let store = match open {
+        Open::Write => Postgres::connect(pg, true, None),
+        Open::Read => Postgres::connect(pg, false, None),
+        Open::UpTo(v) => Postgres::connect(pg, true, Some(v)),
+    }?;
+    Ok(Store {
+        backend: Backend::Postgres(Box::new(store)),
     })
 }
 
-#[cfg(unix)]
-fn special_kind(t: &std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if t.is_fifo() {
-        "FIFO"
-    } else if t.is_socket() {
-        "socket"
-    } else if t.is_char_device() {
-        "character device"
-    } else if t.is_block_device() {
-        "block device"
-    } else {
-        "special file"
+#[cfg(not(feature = "postgres"))]
+fn pg_connect(pg: &crate::location::PgLocation, _open: Open) -> Result<Store, Error> {
+    Err(Error::Location {
+        reason: format!(
+            "{}: this build has no PostgreSQL backend (the `postgres` feature)",
+            pg.display
+        ),
+    })
+}
+
+/// Means per (spec, agent), summed in the rows' order, sorted as the
+/// leaderboard promises.
+fn leaderboard_of(rows: Vec<BoardRow>) -> Vec<LeaderboardRow> {
+    #[derive(Default)]
+    struct Acc {
+        runs: u64,
+        finals: u64,
+        final_sum: f64,
+        total: f64,
+        r_prod: f64,
+        r_proact: f64,
+        r_pers: f64,
     }
-}
-
-#[cfg(not(unix))]
-fn special_kind(_: &std::fs::FileType) -> &'static str {
-    "special file"
-}
-
-/// The SQLite URI that opens `path` as immutable (no lock, no `-wal` or
-/// `-shm` file), its bytes percent-encoded where a URI needs it.
-fn immutable_uri(path: &Path) -> String {
-    let mut uri = String::from("file:");
-    for &b in path.as_os_str().as_encoded_bytes() {
-        if b.is_ascii_alphanumeric() || b"/._-~".contains(&b) {
-            uri.push(char::from(b));
-        } else {
-            uri.push_str(&format!("%{b:02X}"));
+    let mut groups: BTreeMap<(String, String), Acc> = BTreeMap::new();
+    for r in rows {
+        let acc = groups.entry((r.spec_id, r.agent)).or_default();
+        acc.runs += 1;
+        if let Some(f) = r.final_score {
+            acc.finals += 1;
+            acc.final_sum += f;
         }
+        acc.total += r.total;
+        acc.r_prod += r.r_prod;
+        acc.r_proact += r.r_proact;
+        acc.r_pers += r.r_pers;
     }
-    uri.push_str("?immutable=1");
-    uri
-}
-
-fn count(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<u64> {
-    r.get::<_, i64>(i).map(|v| u64::try_from(v).unwrap_or(0))
-}
-
-fn header(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, SessionRecord, i64)> {
-    Ok((
-        r.get(0)?,
-        SessionRecord {
-            spec_id: r.get(1)?,
-            stage: r.get(2)?,
-            agent: r.get(3)?,
-            run_id: r.get(4)?,
-            created_at: r.get(5)?,
-            ..SessionRecord::default()
-        },
-        r.get(6)?,
-    ))
-}
-
-fn redact_text(scanner: &CredentialScanner, text: &str) -> Result<String, Error> {
-    scanner
-        .redact_text(text)
-        .map(std::borrow::Cow::into_owned)
-        .map_err(|e| Error::Redaction(e.to_string()))
-}
-
-fn redact_value(
-    scanner: &CredentialScanner,
-    value: &serde_json::Value,
-) -> Result<serde_json::Value, Error> {
-    scanner
-        .redact(value)
-        .map_err(|e| Error::Redaction(e.to_string()))
-}
-
-/// Whether the scores table has its `final_score` column (schema version
-/// 3; a store opened at an older version, for a migration test, lacks it).
-fn has_final_column(conn: &Connection) -> Result<bool, Error> {
-    Ok(version(conn)? >= 3)
-}
-
-/// Writes one session inside an open transaction (or savepoint);
-/// `final_column` says whether the scores table has `final_score`.
-fn write_session(
-    tx: &Connection,
-    scanner: &CredentialScanner,
-    s: &SessionRecord,
-    final_column: bool,
-) -> Result<i64, Error> {
-    let now = now();
-    let created = s.created_at.unwrap_or(now);
-    tx.prepare_cached(
-        "DELETE FROM trajectories WHERE spec_id = ?1 AND agent = ?2 AND run_id = ?3",
-    )?
-    .execute(params![s.spec_id, s.agent, s.run_id])?;
-    tx.prepare_cached(
-        "INSERT INTO trajectories (spec_id, stage, agent, run_id, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![s.spec_id, s.stage, s.agent, s.run_id, created, now])?;
-    let id = tx.last_insert_rowid();
-    {
-        let mut turn_stmt = tx.prepare_cached(
-            "INSERT INTO turns (trajectory_id, number, timestamp, prompt, response, token_count, latency_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        )?;
-        let mut q_stmt = tx.prepare_cached(
-            "INSERT INTO questions (turn_id, text, effort, confidence, reasons) VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?;
-        let mut v_stmt = tx.prepare_cached(
-            "INSERT INTO violations (turn_id, preference, expected, actual, severity, span_start, span_end)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        )?;
-        for t in &s.turns {
-            turn_stmt.execute(params![
-                id,
-                t.number,
-                t.timestamp,
-                redact_text(scanner, &t.prompt)?,
-                redact_text(scanner, &t.response)?,
-                t.token_count,
-                t.latency_ms
-            ])?;
-            let turn_id = tx.last_insert_rowid();
-            for q in &t.questions {
-                let confidence = if q.confidence.is_finite() {
-                    q.confidence
-                } else {
-                    0.0
-                };
-                q_stmt.execute(params![
-                    turn_id,
-                    scanner
-                        .redact_part(&q.text, &t.response)
-                        .map_err(|e| Error::Redaction(e.to_string()))?,
-                    q.effort.as_str(),
-                    confidence,
-                    // A cue's matched text is part of the question: redacted too.
-                    serde_json::to_string(&redact_value(
-                        scanner,
-                        &serde_json::to_value(&q.reasons)?
-                    )?)?
-                ])?;
+    let mut out: Vec<LeaderboardRow> = groups
+        .into_iter()
+        .map(|((spec_id, agent), a)| {
+            let n = a.runs as f64;
+            LeaderboardRow {
+                spec_id,
+                agent,
+                runs: a.runs,
+                mean_final: (a.finals > 0).then(|| a.final_sum / a.finals as f64),
+                mean_total: a.total / n,
+                mean_r_prod: a.r_prod / n,
+                mean_r_proact: a.r_proact / n,
+                mean_r_pers: a.r_pers / n,
             }
-            for v in &t.violations {
-                v_stmt.execute(params![
-                    turn_id,
-                    v.preference,
-                    redact_text(scanner, &v.expected)?,
-                    redact_text(scanner, &v.actual)?,
-                    v.severity.as_str(),
-                    v.span.map(|x| x.0),
-                    v.span.map(|x| x.1)
-                ])?;
-            }
-        }
-    }
-    // Statements for tables a version-1 database lacks are prepared only
-    // when there is something to write.
-    if !s.tool_calls.is_empty() {
-        let mut c_stmt = tx.prepare_cached(
-            "INSERT INTO tool_calls (trajectory_id, position, step, name, params, ok, output_chars)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        )?;
-        for c in &s.tool_calls {
-            // The sensitive-content detector runs before anything is written.
-            let params_json = redact_value(scanner, &c.params)?;
-            // Steps are kept exact; one SQLite cannot hold is refused.
-            let step = c
-                .step
-                .map(|n| {
-                    i64::try_from(n).map_err(|_| {
-                        rusqlite::Error::ToSqlConversionFailure(
-                            format!("step {n} is above {}", i64::MAX).into(),
-                        )
-                    })
-                })
-                .transpose()?;
-            c_stmt.execute(params![
-                id,
-                c.position,
-                step,
-                redact_text(scanner, &c.name)?,
-                serde_json::to_string(&params_json)?,
-                c.ok,
-                i64::try_from(c.output_chars).unwrap_or(i64::MAX)
-            ])?;
-        }
-    }
-    if !s.guidance.is_empty() {
-        let mut g_stmt = tx.prepare_cached(
-            "INSERT INTO guidance_fires (trajectory_id, position, classifier, confidence, reason)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?;
-        for g in &s.guidance {
-            g_stmt.execute(params![
-                id,
-                g.position,
-                g.classifier,
-                g.confidence,
-                redact_text(scanner, &g.reason)?
-            ])?;
-        }
-    }
-    if let Some(sc) = &s.score {
-        let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
-        let sql = if final_column {
-            "INSERT INTO scores (trajectory_id, r_prod, r_proact, r_pers, total, profile,
-             technical_weight, interaction_weight, created_at, final_score)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
-        } else {
-            "INSERT INTO scores (trajectory_id, r_prod, r_proact, r_pers, total, profile,
-             technical_weight, interaction_weight, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"
-        };
-        let final_score = sc.final_score.map(finite);
-        let values = params![
-            id,
-            finite(sc.r_prod),
-            finite(sc.r_proact),
-            finite(sc.r_pers),
-            finite(sc.total),
-            sc.profile,
-            finite(sc.technical_weight),
-            finite(sc.interaction_weight),
-            created,
-            final_score
-        ];
-        let bound = if final_column { 10 } else { 9 };
-        tx.prepare_cached(sql)?.execute(&values[..bound])?;
-    }
-    Ok(id)
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        a.spec_id
+            .cmp(&b.spec_id)
+            .then(a.mean_final.is_none().cmp(&b.mean_final.is_none()))
+            .then(
+                b.mean_final
+                    .unwrap_or(0.0)
+                    .total_cmp(&a.mean_final.unwrap_or(0.0)),
+            )
+            .then(b.mean_total.total_cmp(&a.mean_total))
+            .then(a.agent.cmp(&b.agent))
+    });
+    out
 }

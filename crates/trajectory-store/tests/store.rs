@@ -10,9 +10,12 @@ use std::process::{Child, Command, Stdio};
 
 use proptest::prelude::*;
 use tact_trajectory_store::{
-    Error, GuidanceFireRecord, QuestionRecord, SCHEMA_VERSION, ScoreRecord, SessionRecord,
-    Severity, Store, ToolCallRecord, TurnRecord, ViolationRecord,
+    Error, GuidanceFireRecord, Location, QuestionRecord, SCHEMA_VERSION, ScoreRecord,
+    SessionRecord, Severity, Store, ToolCallRecord, TurnRecord, ViolationRecord,
 };
+
+#[path = "store/backends.rs"]
+mod backends;
 use tact_types::EffortLevel;
 
 /// Set in a child process re-executed from this test binary: it then acts
@@ -93,7 +96,7 @@ fn writer_process_entry_point() {
     };
     let parts: Vec<&str> = spec.split('|').collect();
     let (path, prefix, count) = (parts[0], parts[1], parts[2].parse::<usize>().unwrap());
-    let mut store = Store::open(path).unwrap();
+    let mut store = Store::connect(&Location::parse(path).unwrap()).unwrap();
     let stdout = std::io::stdout();
     for i in 0..count {
         store.ingest(&session(prefix, i, TURNS)).unwrap();
@@ -104,6 +107,12 @@ fn writer_process_entry_point() {
 }
 
 fn spawn_writer(path: &Path, prefix: &str, count: usize) -> Child {
+    spawn_writer_at(&path.display().to_string(), prefix, count)
+}
+
+/// A writer process storing `count` sessions into the store at `location`
+/// (a path or a URL), printing `committed RUN` after each commit.
+fn spawn_writer_at(location: &str, prefix: &str, count: usize) -> Child {
     Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
@@ -111,7 +120,7 @@ fn spawn_writer(path: &Path, prefix: &str, count: usize) -> Child {
             "--nocapture",
             "--test-threads=1",
         ])
-        .env(CHILD_ENV, format!("{}|{prefix}|{count}", path.display()))
+        .env(CHILD_ENV, format!("{location}|{prefix}|{count}"))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

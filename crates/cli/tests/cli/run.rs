@@ -10,6 +10,9 @@ use std::process::{Command, Output};
 
 use tact_trajectory_store::Store;
 
+#[path = "run/store.rs"]
+mod store;
+
 fn repo(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../..")

@@ -39,6 +39,10 @@ pub struct Config {
     /// outcome, preferences), for every log (`docs/import.md`).
     #[serde(default)]
     pub import: Option<crate::import::ImportDefaults>,
+    /// Where `tact run` and `tact report` store (`[store] url`), under
+    /// `--db` and `TACT_DB`.
+    #[serde(default)]
+    pub store: Option<StoreConfig>,
     /// The model-backed tier's settings (used when the host or `tact run
     /// --llm` turns the tier on; the environment goes over them).
     #[cfg(feature = "llm")]
@@ -50,6 +54,18 @@ pub struct Config {
     pub llm: Option<toml::Table>,
 }
 
+/// The `[store]` table: where the trajectory store lives.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct StoreConfig {
+    /// A path, `sqlite://PATH`, or a PostgreSQL URL (`postgres://` /
+    /// `postgresql://`, or libpq's key=value form); `--db` and `TACT_DB`
+    /// go over it.
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
 impl Config {
     /// A configuration of these tables (validated when the job is built).
     pub fn new(ppp: PppConfig, user_preferences: Option<UserPreferences>) -> Self {
@@ -57,6 +73,7 @@ impl Config {
             ppp,
             user_preferences,
             import: None,
+            store: None,
             llm: None,
         }
     }

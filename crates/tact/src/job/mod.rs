@@ -48,9 +48,9 @@ use tact_scoring::{
     Judge, LocatedSession, Profile, Scorer, Session, SessionFormat, UserPreferences,
     parse_session_at, parse_sessions,
 };
-use tact_trajectory_store::Store;
+use tact_trajectory_store::{Location, Store};
 
-pub use config::Config;
+pub use config::{Config, StoreConfig};
 pub use limits::Limits;
 pub use report::{
     EffortCounts, Group, Member, Progress, Report, Rewards, SessionError, SessionErrorKind,
@@ -60,11 +60,11 @@ pub use report::{
 use crate::import::{Format, ImportDefaults, ImportedLog, import_text};
 use crate::{Error, Result};
 
-/// Where a job stores: a database file opened on the first run, or a store
-/// already open.
+/// Where a job stores: a database (a SQLite file or a PostgreSQL URL)
+/// opened on the first run, or a store already open.
 #[derive(Debug)]
 enum Storage {
-    Path(PathBuf),
+    At(Location),
     Open(Store),
 }
 
@@ -174,7 +174,16 @@ impl JobBuilder {
 
     /// The database file, created (with its folder) on the job's first run.
     pub fn db(mut self, path: impl Into<PathBuf>) -> Self {
-        self.storage = Some(Storage::Path(path.into()));
+        self.storage = Some(Storage::At(Location::Sqlite(path.into())));
+        self
+    }
+
+    /// The database at a [`Location`] (`Location::parse` reads `--db`:
+    /// a path, `sqlite://`, `postgres://`...), opened on the job's first
+    /// run: a SQLite file is created with its folder; a PostgreSQL
+    /// location never touches the file system.
+    pub fn database(mut self, location: Location) -> Self {
+        self.storage = Some(Storage::At(location));
         self
     }
 
@@ -338,7 +347,7 @@ impl Job {
     pub fn store(&self) -> Option<&Store> {
         match &self.storage {
             Storage::Open(s) => Some(s),
-            Storage::Path(_) => None,
+            Storage::At(_) => None,
         }
     }
 
@@ -346,25 +355,37 @@ impl Job {
     pub fn into_store(self) -> Option<Store> {
         match self.storage {
             Storage::Open(s) => Some(s),
-            Storage::Path(_) => None,
+            Storage::At(_) => None,
         }
     }
 
-    /// Opens the database on first use (creating its folder).
+    /// Opens the database on first use (creating a SQLite file's folder)
+    /// and checks it before anything is written: a damaged SQLite file
+    /// (`PRAGMA quick_check`) is refused with
+    /// [`store::Error::Damaged`](tact_trajectory_store::Error::Damaged).
     fn open_store(&mut self) -> Result<&mut Store> {
-        if let Storage::Path(path) = &self.storage {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Storage::At(location) = &self.storage {
+            if let Location::Sqlite(path) = location
+                && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+            {
                 std::fs::create_dir_all(dir).map_err(|source| Error::CreateDir {
                     path: dir.to_owned(),
                     source,
                 })?;
             }
-            let store = Store::open(path)?;
+            let store = Store::connect(location)?;
+            if let Err(problems) = store.quick_check()? {
+                return Err(tact_trajectory_store::Error::Damaged {
+                    path: PathBuf::from(store.location()),
+                    problems,
+                }
+                .into());
+            }
             self.storage = Storage::Open(store);
         }
         match &mut self.storage {
             Storage::Open(s) => Ok(s),
-            Storage::Path(_) => Err(Error::NoStore),
+            Storage::At(_) => Err(Error::NoStore),
         }
     }
 
@@ -902,9 +923,13 @@ impl Job {
             })
             .collect();
         Report {
-            db: self
-                .store()
-                .map_or_else(PathBuf::new, |s| s.path().to_owned()),
+            db: self.store().map_or_else(PathBuf::new, |s| {
+                if s.is_postgres() {
+                    PathBuf::from(s.location())
+                } else {
+                    s.path().to_owned()
+                }
+            }),
             stage: self.stage.clone(),
             files,
             read: tally.read,
