@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 
 /// Everything that can go wrong in `tact`. Problems with one session are not
-/// errors: the main job returns them in its report
-/// ([`SessionError`](crate::job::SessionError)) and goes on.
+/// errors: the main job returns them in its report (`job::SessionError`)
+/// and goes on.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -90,6 +90,7 @@ pub enum Error {
     #[error(transparent)]
     Consensus(#[from] tact_consensus::Error),
     /// From the trajectory store.
+    #[cfg(feature = "store")]
     #[error(transparent)]
     Store(#[from] tact_trajectory_store::Error),
 }

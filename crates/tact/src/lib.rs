@@ -4,15 +4,27 @@
 //!
 //! ```
 //! use tact::effort::EffortClassifier;
+//! use tact::granularity::GranularityClassifier;
 //! use tact::guidance::Guide;
 //! use tact::job::Job;
+//! use tact::route::Router;
 //! use tact::store::Store;
-//! use tact::types::{EffortLevel, Event, Mode, ToolCall};
+//! use tact::types::{EffortLevel, Event, Granularity, Mode, QueryType, ToolCall};
 //!
 //! // A clarifying question's effort, with the cues behind it.
 //! let classifier = EffortClassifier::builder().build()?;
 //! let r = classifier.classify("Should I keep the old flag or remove it?", None);
 //! assert_eq!(r.label, EffortLevel::Low);
+//!
+//! // A retrieval query's granularity (and so its scoring method).
+//! let g = GranularityClassifier::builder().build()?;
+//! assert_eq!(g.classify("What is the main argument of the paper?").label(), Granularity::Holistic);
+//!
+//! // A user message's route, under the routing contract.
+//! let router = Router::builder().build()?;
+//! let d = router.route("How many API calls did I make this month?", &[]);
+//! assert_eq!(d.label(), QueryType::Platform);
+//! assert!(!d.needs_retrieval());
 //!
 //! // Guidance over an agent's trajectory, event by event.
 //! let mut guide = Guide::new(Mode::Headless);
@@ -61,9 +73,16 @@
 //!
 //! # Features
 //!
-//! - `bundled` (default): compile SQLite from source (the store's
-//!   `bundled`). A host that links its own SQLite (through
-//!   `libsqlite3-sys` 0.37) sets `default-features = false`.
+//! - `store` (default): the trajectory store ([`store`]) and the main job
+//!   that writes to it ([`job`], [`Job`], [`render`]). A host that wants
+//!   only the classifiers, guidance, scoring and the importers sets
+//!   `default-features = false` and compiles no SQLite:
+//!   `tact = { version = "0.1", default-features = false }`.
+//! - `bundled` (default, with `store`): compile SQLite from source (the
+//!   store's `bundled`). A host that links its own SQLite (through
+//!   `libsqlite3-sys` 0.37) sets `default-features = false, features =
+//!   ["store"]`.
+//! - `postgres` (off by default): the store's PostgreSQL backend.
 //! - `llm` (off by default): the model-backed tier, [`llm`] (`tact-llm`:
 //!   a local LLM behind strict timeouts, failing open, with tokio and
 //!   reqwest), and the `[llm]` table of the job's configuration.
@@ -71,10 +90,13 @@
 
 mod error;
 pub mod import;
+#[cfg(feature = "store")]
 pub mod job;
+#[cfg(feature = "store")]
 pub mod render;
 
 pub use error::Error;
+#[cfg(feature = "store")]
 pub use job::{Job, Report};
 pub use tact_classifiers::{TextClassifier, TextDecision};
 
@@ -255,6 +277,7 @@ pub use tact_scoring as scoring;
 #[doc(inline)]
 pub use tact_consensus as consensus;
 
+#[cfg(feature = "store")]
 #[doc(inline)]
 pub use tact_trajectory_store as store;
 
