@@ -22,9 +22,6 @@ pub struct RunArgs {
     /// The trajectory database (created on first use).
     #[arg(long, default_value = "tact.db")]
     pub db: PathBuf,
-    /// A TOML file with `[ppp]` and `[user_preferences]` (docs/configuration.md).
-    #[arg(long)]
-    pub config: Option<PathBuf>,
     /// Only sessions of this stage (sessions with no stage are taken as
     /// this stage); sessions of other stages are left out.
     #[arg(long)]
@@ -78,11 +75,14 @@ pub fn run(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> Result<Report> {
-    let mut config = match &args.config {
+    let mut config = match &args.llm.config {
         Some(p) => Config::read(p)?,
         None => Config::default(),
     };
-    let llm = crate::llm::client(&args.llm, config.llm.take(), env, err)?;
+    // The [llm] table is read (with the environment and the flags) the way
+    // every command reads it.
+    config.llm = None;
+    let llm = crate::llm::client(&args.llm, env, err)?;
     let mut job = Job::builder().config(config).db(&args.db);
     if let Some(llm) = &llm {
         job = job
