@@ -37,7 +37,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Measure classifiers on labelled JSONL datasets.
-    Eval(EvalArgs),
+    Eval(Box<EvalArgs>),
     /// Train the learned models from the fixtures' train splits (and any
     /// --dataset) and write the model files.
     Train(TrainArgs),

@@ -463,10 +463,12 @@ mod tests {
             (c.model.as_deref(), c.timeout_ms, c.max_tokens),
             (Some("qwen"), 20_000, 64)
         );
-        let mut o = Overrides::default();
-        o.backend = Some(Backend::Ollama);
-        o.model = Some("flag".into());
-        o.timeout_ms = Some(900);
+        let o = Overrides {
+            backend: Some(Backend::Ollama),
+            model: Some("flag".into()),
+            timeout_ms: Some(900),
+            ..Overrides::default()
+        };
         let c = file.resolve(&env, &o).unwrap();
         assert_eq!(
             (c.backend, c.model.as_deref(), c.timeout_ms),
