@@ -64,14 +64,18 @@ impl<'a, C: TextClassifier> Render<'a, C> {
         self.json_extra = Some(extra);
         self
     }
+}
 
+/// Running a batch: the classifier is shared by the threads that classify
+/// a batch's lines at once.
+impl<C> Render<'_, C>
+where
+    C: TextClassifier + Sync,
+    C::Input: Sync,
+    C::Decision: Send,
+{
     /// Classifies every line of the file at `path` (see [`Render::run`]).
-    pub fn run_file(&self, c: &C, path: &Path, json: bool, out: &mut impl Write) -> Result<()>
-    where
-        C: Sync,
-        C::Input: Sync,
-        C::Decision: Send,
-    {
+    pub fn run_file(&self, c: &C, path: &Path, json: bool, out: &mut impl Write) -> Result<()> {
         let file =
             std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
         let source = path.display().to_string();
@@ -90,12 +94,7 @@ impl<'a, C: TextClassifier> Render<'a, C> {
         source: &str,
         json: bool,
         out: &mut impl Write,
-    ) -> Result<()>
-    where
-        C: Sync,
-        C::Input: Sync,
-        C::Decision: Send,
-    {
+    ) -> Result<()> {
         let mut batch = Vec::with_capacity(self.parallel);
         for (i, line) in reader.lines().enumerate() {
             let line = line.with_context(|| format!("{source}:{}: cannot read", i + 1))?;
@@ -125,12 +124,7 @@ impl<'a, C: TextClassifier> Render<'a, C> {
         batch: &mut Vec<(usize, C::Input)>,
         json: bool,
         out: &mut impl Write,
-    ) -> Result<()>
-    where
-        C: Sync,
-        C::Input: Sync,
-        C::Decision: Send,
-    {
+    ) -> Result<()> {
         let decisions: Vec<C::Decision> = if batch.len() > 1 {
             std::thread::scope(|s| {
                 let handles: Vec<_> = batch

@@ -1062,7 +1062,9 @@ fn model_tier_never_gives_up() {
     let file = dir.join("questions.txt");
     std::fs::write(&file, &questions).unwrap();
     let file = file.to_str().unwrap();
+    let started = std::time::Instant::now();
     let plain = tact(&["effort", "--json", "--file", file], None);
+    let plain_elapsed = started.elapsed();
     let server = ModelServer::start(250, Chat::Stall);
     let started = std::time::Instant::now();
     let o = tact(
@@ -1079,8 +1081,15 @@ fn model_tier_never_gives_up() {
         ],
         None,
     );
+    // Under 5 s (about 1.7 s on the 2-core machine); what the stalled
+    // server adds is measured against the same batch without the tier, so
+    // a loaded machine does not fail the test for the classifiers' time.
     let elapsed = started.elapsed();
-    assert!(elapsed < std::time::Duration::from_secs(5), "{elapsed:?}");
+    let added = elapsed.saturating_sub(plain_elapsed);
+    assert!(
+        added < std::time::Duration::from_secs(5),
+        "{elapsed:?} ({plain_elapsed:?} without the tier)"
+    );
     assert_eq!(out(&o), out(&plain));
     assert!(server.posts() <= 4, "{} calls", server.posts());
     // Every question put to the model failed open, each counted once.

@@ -13,7 +13,7 @@ use tact_classifiers::escalation::{Escalation, LabelRequest};
 use tact_llm::{Backend, Dialect, Llm, LlmConfig, MAX_REASON_CHARS};
 use tact_types::{EffortLevel, Tier};
 
-use crate::server::{Reply, Seen, Server};
+use crate::server::{Reply, Seen, Server, completion_json};
 
 const LABELS: &[&str] = &["low", "medium", "high"];
 const QUESTION: &str = "What do you think about the retry policy?";
@@ -58,18 +58,8 @@ fn answer_is_used(llm: &Llm, server: &Server) {
 /// An OpenAI-compatible chat completion with `content`, as `server`
 /// writes it.
 fn completion(server: &str, content: &str) -> Reply {
-    let mut v = json!({
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "created": 1_764_000_000,
-        "model": "gemma-3-270m",
-        "choices": [{
-            "index": 0,
-            "message": {"role": "assistant", "content": content},
-            "finish_reason": "stop"
-        }],
-        "usage": {"prompt_tokens": 120, "completion_tokens": 14, "total_tokens": 134}
-    });
+    let mut v = completion_json(content);
+    v["model"] = json!("gemma-3-270m");
     match server {
         "llama-server" => {
             v["system_fingerprint"] = json!("b6000-a1b2c3d4");

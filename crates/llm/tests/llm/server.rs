@@ -69,9 +69,9 @@ pub fn ollama(content: &str) -> Reply {
     }))
 }
 
-/// An OpenAI-compatible chat completion with `content`.
-pub fn openai(content: &str) -> Reply {
-    Reply::ok(serde_json::json!({
+/// An OpenAI-compatible chat completion with `content`, as JSON.
+pub fn completion_json(content: &str) -> serde_json::Value {
+    serde_json::json!({
         "id": "chatcmpl-1",
         "object": "chat.completion",
         "created": 1_735_689_600,
@@ -82,7 +82,12 @@ pub fn openai(content: &str) -> Reply {
             "finish_reason": "stop"
         }],
         "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-    }))
+    })
+}
+
+/// An OpenAI-compatible chat completion with `content`.
+pub fn openai(content: &str) -> Reply {
+    Reply::ok(completion_json(content))
 }
 
 type Script = dyn Fn(&Seen) -> Reply + Send + Sync;
