@@ -1105,3 +1105,33 @@ fn model_tier_never_gives_up() {
         "{err}"
     );
 }
+
+#[test]
+fn effort_reads_an_openai_compatible_server_from_the_tact_llm_variables() {
+    // Issue 39: every command reads the same settings; TACT_LLM_* name an
+    // OpenAI-compatible server (here beside an OLLAMA_HOST they go over).
+    let server = ModelServer::start(
+        2,
+        Chat::Answer(r#"{"label": "high", "reason": "must investigate"}"#),
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_tact"))
+        .args(["effort", "--json", "--llm", "zz?"])
+        .env("OLLAMA_HOST", "127.0.0.1:9")
+        .env("TACT_LLM_BACKEND", "llama-cpp")
+        .env("TACT_LLM_URL", format!("{}/v1", server.url))
+        .env("TACT_LLM_MODEL", "gemma-3-270m")
+        .env("TACT_LLM_TIMEOUT_MS", "3000")
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(out(&o).trim()).unwrap();
+    assert_eq!(
+        (v["tier"].as_str(), v["label"].as_str()),
+        (Some("llm"), Some("high"))
+    );
+    assert_eq!(v["tier_model"], "gemma-3-270m");
+    assert_eq!(server.posts(), 1);
+    // A flag goes over the variables: a backend that does not read is an error.
+    let o = tact(&["effort", "--llm", "--llm-backend", "gpt", "zz?"], None);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("ollama or openai"));
+}

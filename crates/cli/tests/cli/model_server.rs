@@ -1,7 +1,8 @@
 //! A scripted model server on loopback for the `--llm` tests: `GET`
-//! (Ollama's `/api/version`, `/v1/models`) answers a version; each `POST
-//! /api/chat` is counted and answered as Ollama does with the script's
-//! content, or never (a stalled server: the connection is held open). It
+//! (Ollama's `/api/version`, `/v1/models`) answers a version; each `POST`
+//! is counted and answered with the script's content as Ollama does (or
+//! as an OpenAI-compatible server does, for `/v1/chat/completions`), or
+//! never (a stalled server: the connection is held open). It
 //! serves at most `max` connections, then its thread ends; the process's
 //! end closes what is left. Shared by the `cli` and `run` test binaries
 //! (each uses part of it).
@@ -50,6 +51,12 @@ impl ModelServer {
                             held.push(stream);
                             continue;
                         }
+                        // An OpenAI-compatible server's chat completion.
+                        Chat::Answer(content) if first.contains("/v1/") => serde_json::json!({
+                            "object": "chat.completion",
+                            "choices": [{"index": 0, "finish_reason": "stop",
+                                "message": {"role": "assistant", "content": content}}]
+                        }),
                         Chat::Answer(content) => serde_json::json!({
                             "model": "qwen2.5:3b",
                             "message": {"role": "assistant", "content": content},
