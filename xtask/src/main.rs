@@ -63,12 +63,12 @@ enum Command {
     LlmCheck(LlmCheckArgs),
 }
 
-/// The model tier's settings, read as `tact --llm` reads them: the [llm]
+/// The model tier's settings, read as `tact --llm` reads them: the `[llm]`
 /// table of --config (else ./tact.toml), OLLAMA_* and TACT_LLM_*, then
 /// these flags.
 #[derive(clap::Args)]
 struct LlmFlags {
-    /// A TOML file whose [llm] table sets the model tier.
+    /// A TOML file whose `[llm]` table sets the model tier.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// ollama, or openai (llama.cpp, vLLM, LM Studio).
@@ -121,18 +121,18 @@ struct LlmCheckArgs {
     #[arg(long)]
     url: String,
     /// ollama, or openai (llama.cpp, vLLM, LM Studio); default: the
-    /// [llm] table's, else ollama.
+    /// `[llm]` table's, else ollama.
     #[arg(long)]
     backend: Option<String>,
-    /// The model (else TACT_LLM_MODEL, OLLAMA_MODEL_NAME or [llm] model).
+    /// The model (else TACT_LLM_MODEL, OLLAMA_MODEL_NAME or `[llm]` model).
     #[arg(long)]
     model: Option<String>,
     /// The whole-call timeout for the check's calls, in milliseconds (a
     /// cold call on a CPU can take seconds; the tier's own timeout is
-    /// [llm] timeout_ms).
+    /// `[llm]` timeout_ms).
     #[arg(long, default_value_t = 60_000)]
     timeout_ms: u64,
-    /// A TOML file whose [llm] table is read first.
+    /// A TOML file whose `[llm]` table is read first.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
 }
