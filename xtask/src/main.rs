@@ -4,13 +4,16 @@
 //! the learned tier's models; `curve` draws a learning curve (what more
 //! labelled data buys); `compare` diffs two saved eval runs; `deps`
 //! checks the dependency rules of `docs/architecture.md`; `store-bench`
-//! measures the trajectory store on SQLite and PostgreSQL.
+//! measures the trajectory store on SQLite and PostgreSQL; `llm-check`
+//! tells how a running model server takes the model tier's calls;
+//! `startup` measures what one call of the `tact` binary costs.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod compare;
 mod curve;
 mod deps;
 mod guidance_task;
+mod llm_check;
 mod metrics;
 mod preferences_task;
 mod questions_task;
@@ -38,7 +41,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Measure classifiers on labelled JSONL datasets.
-    Eval(EvalArgs),
+    Eval(Box<EvalArgs>),
     /// Train the learned models from the fixtures' train splits (and any
     /// --dataset) and write the model files.
     Train(TrainArgs),
@@ -77,6 +80,84 @@ enum Command {
     /// `--fault`, stop the PostgreSQL server mid-ingest and check that
     /// every session is whole or absent.
     StoreBench(store_bench::StoreBenchArgs),
+    /// Put each text task's probe to a running model server (twice) and
+    /// say which structured form it took, the cold and warm latency, and
+    /// whether the answers parse.
+    LlmCheck(LlmCheckArgs),
+}
+
+/// The model tier's settings, read as `tact --llm` reads them: the `[llm]`
+/// table of --config (else ./tact.toml), OLLAMA_* and TACT_LLM_*, then
+/// these flags.
+#[derive(clap::Args)]
+struct LlmFlags {
+    /// A TOML file whose `[llm]` table sets the model tier.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// ollama, or openai (llama.cpp, vLLM, LM Studio).
+    #[arg(long, value_name = "BACKEND")]
+    llm_backend: Option<String>,
+    /// The server's URL.
+    #[arg(long, value_name = "URL")]
+    llm_url: Option<String>,
+    /// The model.
+    #[arg(long, value_name = "MODEL")]
+    llm_model: Option<String>,
+    /// The whole-call timeout in milliseconds.
+    #[arg(long, value_name = "MS")]
+    llm_timeout_ms: Option<u64>,
+}
+
+impl LlmFlags {
+    fn load(&self) -> Result<tact_llm::LlmConfig> {
+        llm_config(
+            self.config.as_deref(),
+            self.llm_backend.as_deref(),
+            self.llm_url.clone(),
+            self.llm_model.clone(),
+            self.llm_timeout_ms,
+        )
+    }
+}
+
+/// The model tier's settings from a file, the environment and flags
+/// (`tact_llm::LlmConfig::load`, as every `tact` command builds them).
+fn llm_config(
+    file: Option<&Path>,
+    backend: Option<&str>,
+    url: Option<String>,
+    model: Option<String>,
+    timeout_ms: Option<u64>,
+) -> Result<tact_llm::LlmConfig> {
+    let mut o = tact_llm::Overrides::default();
+    o.backend = backend.map(tact_llm::Backend::parse).transpose()?;
+    o.url = url;
+    o.model = model;
+    o.timeout_ms = timeout_ms;
+    let env = |k: &str| std::env::var(k).ok();
+    Ok(tact_llm::LlmConfig::load(file, &env, &o)?)
+}
+
+#[derive(clap::Args)]
+struct LlmCheckArgs {
+    /// The server's base URL (http://127.0.0.1:8080, or with /v1).
+    #[arg(long)]
+    url: String,
+    /// ollama, or openai (llama.cpp, vLLM, LM Studio); default: the
+    /// `[llm]` table's, else ollama.
+    #[arg(long)]
+    backend: Option<String>,
+    /// The model (else TACT_LLM_MODEL, OLLAMA_MODEL_NAME or `[llm]` model).
+    #[arg(long)]
+    model: Option<String>,
+    /// The whole-call timeout for the check's calls, in milliseconds (a
+    /// cold call on a CPU can take seconds; the tier's own timeout is
+    /// `[llm]` timeout_ms).
+    #[arg(long, default_value_t = 60_000)]
+    timeout_ms: u64,
+    /// A TOML file whose `[llm]` table is read first.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -190,9 +271,10 @@ struct EvalArgs {
     /// Only this strategy (default: all, the task's default first). For
     /// the text tasks, also `cascade` (the hybrid, then a local LLM for the
     /// items below the task's threshold) and `llm` (the hybrid, then the
-    /// LLM for every item but RC-01 and RC-02): they read OLLAMA_HOST and
-    /// OLLAMA_MODEL_NAME and add the escalation rate, the model's latency
-    /// percentiles and its failures.
+    /// LLM for every item but RC-01 and RC-02): they read the model tier's
+    /// settings as `tact --llm` does (--config, OLLAMA_*, TACT_LLM_*, the
+    /// --llm-* flags) and add the escalation rate, the model's latency
+    /// percentiles, its failures by kind and the structured form used.
     #[arg(long)]
     strategy: Option<String>,
     /// Print exactly one JSON object on stdout (needs a single task and
@@ -218,6 +300,9 @@ struct EvalArgs {
     /// `cargo xtask compare`).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
+    /// The model tier's settings (for the `llm` and `cascade` strategies).
+    #[command(flatten)]
+    llm: LlmFlags,
 }
 
 fn root() -> PathBuf {
@@ -361,6 +446,13 @@ fn eval_preferences(args: &EvalArgs, path: &Path) -> Result<bool> {
 
 fn eval(args: &EvalArgs) -> Result<bool> {
     let root = root();
+    if args
+        .strategy
+        .as_deref()
+        .is_some_and(|s| tasks::MODEL_STRATEGIES.contains(&s))
+    {
+        tasks::set_llm_config(args.llm.load()?);
+    }
     let split_name = args.split.as_str();
     let preferences = root
         .join("fixtures/preferences")
@@ -515,6 +607,7 @@ fn eval(args: &EvalArgs) -> Result<bool> {
                         escalated: m.escalated,
                         answered: m.answered,
                         failures: m.failures,
+                        detail: std::mem::take(&mut m.detail),
                         latency_ns: if args.no_timing {
                             metrics::ModelLatency {
                                 p50: 0,
@@ -774,6 +867,18 @@ fn main() -> ExitCode {
             })
         }
         Command::StoreBench(args) => store_bench::run(&args, &root()),
+        Command::LlmCheck(args) => llm_config(
+            args.config.as_deref(),
+            args.backend.as_deref(),
+            Some(args.url.clone()),
+            args.model.clone(),
+            Some(args.timeout_ms),
+        )
+        .and_then(|c| llm_check::run(&root(), c))
+        .map(|(text, ok)| {
+            print!("{text}");
+            ok
+        }),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

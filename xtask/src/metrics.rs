@@ -218,6 +218,9 @@ pub struct ModelTierRun {
     pub failures: u64,
     /// Latency of the calls sent to the server, in nanoseconds.
     pub latency_ns: ModelLatency,
+    /// Failures by kind and the structured form the server took.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub detail: String,
 }
 
 /// Model call latency percentiles, in nanoseconds.

@@ -101,6 +101,9 @@ pub fn render(runs: &[Run], latency: bool) -> String {
                 ms(m.latency_ns.p90),
                 ms(m.latency_ns.p99)
             );
+            if !m.detail.is_empty() {
+                let _ = writeln!(out, "    {}", m.detail);
+            }
         }
         for r in &group {
             let _ = writeln!(out, "\n  {} / {}", task, r.strategy);

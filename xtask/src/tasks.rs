@@ -39,12 +39,23 @@ pub struct ModelTier {
     pub failures: u64,
     /// The time of each call sent to the server.
     pub latencies_ns: Vec<u64>,
+    /// Failures by kind and the structured form used, in words.
+    pub detail: String,
 }
 
 /// The strategies that add the model tier to the hybrid: `llm` asks the
 /// model about every item (but RC-01 and RC-02), `cascade` about those
-/// below the task's threshold. Both read OLLAMA_HOST, OLLAMA_MODEL_NAME.
+/// below the task's threshold. Both use the settings given to
+/// [`set_llm_config`] (else the environment's).
 pub const MODEL_STRATEGIES: [&str; 2] = ["llm", "cascade"];
+
+/// The model tier's settings for this run (set once by `eval`).
+static LLM_CONFIG: std::sync::OnceLock<tact_llm::LlmConfig> = std::sync::OnceLock::new();
+
+/// Sets the model tier's settings of the `llm` and `cascade` strategies.
+pub fn set_llm_config(config: tact_llm::LlmConfig) {
+    let _ = LLM_CONFIG.set(config);
+}
 
 /// Counts the items whose decision came from the learned tier, for the
 /// `hybrid` strategy (an untimed pass; `None` for other strategies).
@@ -170,7 +181,10 @@ fn evaluate_with_model<C: TextClassifier>(
     strategy: &str,
 ) -> Result<Outcome> {
     use tact_classifiers::learned::Task as Learned;
-    let config = tact_llm::LlmConfig::default().with_process_env();
+    let config = LLM_CONFIG
+        .get()
+        .cloned()
+        .unwrap_or_else(|| tact_llm::LlmConfig::default().with_process_env());
     let task = match C::TASK {
         "effort" => Learned::Effort,
         "granularity" => Learned::Granularity,
@@ -216,6 +230,21 @@ fn evaluate_with_model<C: TextClassifier>(
             escalated: stats.requests,
             answered: stats.answered,
             failures: stats.failures,
+            detail: format!(
+                "failures by kind: {}; form: {} ({} refused)",
+                if stats.failures_by_kind.is_empty() {
+                    "none".to_owned()
+                } else {
+                    stats
+                        .failures_by_kind
+                        .iter()
+                        .map(|(k, n)| format!("{} {n}", k.as_str()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                },
+                stats.dialect.map_or("none", |d| d.as_str()),
+                stats.refusals
+            ),
             latencies_ns: stats.latencies_ns,
         }),
         items: lines

@@ -1,7 +1,9 @@
 //! The batch runner every text command shares (`tact effort --file`,
 //! `tact granularity --file`, `tact route --file`): one input per line
 //! (plain text, or a JSON object of the task's input), one result per line
-//! out, as text or as JSON that always names the tier.
+//! out, as text or as JSON that always names the tier. With the model tier
+//! on, up to its `max_in_flight` lines are classified at once (their
+//! results written in input order).
 
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -34,6 +36,7 @@ type Extra<'a, I> = &'a dyn Fn(&I, &mut Fields);
 pub struct Render<'a, C: TextClassifier> {
     text: &'a dyn Fn(&C::Input, &C::Decision) -> String,
     json_extra: Option<Extra<'a, C::Input>>,
+    parallel: usize,
 }
 
 impl<'a, C: TextClassifier> Render<'a, C> {
@@ -42,7 +45,17 @@ impl<'a, C: TextClassifier> Render<'a, C> {
         Self {
             text,
             json_extra: None,
+            parallel: 1,
         }
+    }
+
+    /// Classifies up to `n` lines at once (the model tier's
+    /// `max_in_flight`: a slow model call no longer waits for the one
+    /// before it).
+    #[must_use]
+    pub fn parallel(mut self, n: usize) -> Self {
+        self.parallel = n.max(1);
+        self
     }
 
     /// Adds fields to each JSON result (e.g. a scoring choice).
@@ -51,7 +64,16 @@ impl<'a, C: TextClassifier> Render<'a, C> {
         self.json_extra = Some(extra);
         self
     }
+}
 
+/// Running a batch: the classifier is shared by the threads that classify
+/// a batch's lines at once.
+impl<C> Render<'_, C>
+where
+    C: TextClassifier + Sync,
+    C::Input: Sync,
+    C::Decision: Send,
+{
     /// Classifies every line of the file at `path` (see [`Render::run`]).
     pub fn run_file(&self, c: &C, path: &Path, json: bool, out: &mut impl Write) -> Result<()> {
         let file =
@@ -73,6 +95,7 @@ impl<'a, C: TextClassifier> Render<'a, C> {
         json: bool,
         out: &mut impl Write,
     ) -> Result<()> {
+        let mut batch = Vec::with_capacity(self.parallel);
         for (i, line) in reader.lines().enumerate() {
             let line = line.with_context(|| format!("{source}:{}: cannot read", i + 1))?;
             let trimmed = line.trim();
@@ -85,14 +108,46 @@ impl<'a, C: TextClassifier> Render<'a, C> {
             } else {
                 C::input(trimmed.to_owned())
             };
-            let d = c.decide(&input);
+            batch.push((i + 1, input));
+            if batch.len() >= self.parallel {
+                self.write_batch(c, &mut batch, json, out)?;
+            }
+        }
+        self.write_batch(c, &mut batch, json, out)
+    }
+
+    /// Classifies the lines of `batch` (at once when there are several)
+    /// and writes their results in order.
+    fn write_batch(
+        &self,
+        c: &C,
+        batch: &mut Vec<(usize, C::Input)>,
+        json: bool,
+        out: &mut impl Write,
+    ) -> Result<()> {
+        let decisions: Vec<C::Decision> = if batch.len() > 1 {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = batch
+                    .iter()
+                    .map(|(_, input)| s.spawn(move || c.decide(input)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join())
+                    .collect::<std::result::Result<Vec<_>, _>>()
+            })
+            .map_err(|_| anyhow::anyhow!("a classification failed unexpectedly"))?
+        } else {
+            batch.iter().map(|(_, input)| c.decide(input)).collect()
+        };
+        for ((line, input), d) in batch.drain(..).zip(decisions) {
             if json {
                 let mut v = serde_json::to_value(&d)?;
                 if let Some(obj) = v.as_object_mut() {
                     if let Some(extra) = self.json_extra {
                         extra(&input, obj);
                     }
-                    obj.insert("line".into(), (i + 1).into());
+                    obj.insert("line".into(), line.into());
                     obj.insert("id".into(), C::id(&input).into());
                     obj.insert("text".into(), C::text(&input).into());
                 }
@@ -100,8 +155,8 @@ impl<'a, C: TextClassifier> Render<'a, C> {
             } else {
                 writeln!(out, "{}", (self.text)(&input, &d))?;
             }
-            out.flush()?;
         }
+        out.flush()?;
         Ok(())
     }
 }

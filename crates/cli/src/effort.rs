@@ -93,7 +93,8 @@ pub fn run_effort(args: &EffortArgs, llm: Option<&Llm>, out: &mut impl Write) ->
         let Some(path) = &args.file else {
             bail!("give a QUESTION or --file FILE");
         };
-        let render = Render::<EffortClassifier>::new(&|q, r| text_line(&q.text, r));
+        let render = Render::<EffortClassifier>::new(&|q, r| text_line(&q.text, r))
+            .parallel(crate::llm::parallel(llm));
         return render.run_file(&c, path, args.opts.json, out);
     };
     if q.trim().is_empty() {

@@ -39,6 +39,8 @@ pub struct GranularityArgs {
 pub struct Granularity {
     classifier: GranularityClassifier,
     scoring: ScoringConfig,
+    /// Lines of a batch classified at once.
+    parallel: usize,
 }
 
 impl Granularity {
@@ -56,6 +58,7 @@ impl Granularity {
         Ok(Self {
             classifier: b.build()?,
             scoring,
+            parallel: crate::llm::parallel(llm),
         })
     }
 }
@@ -131,6 +134,7 @@ pub fn run(args: &GranularityArgs, g: &Granularity, out: &mut impl Write) -> Res
         };
         return Render::<GranularityClassifier>::new(&|q, _| text(g, args.level, &q.text))
             .json_extra(&scoring)
+            .parallel(g.parallel)
             .run_file(&g.classifier, path, args.opts.json, out);
     }
     let Some(q) = &args.query else {

@@ -82,8 +82,10 @@ fn main() -> ExitCode {
     let mut out = redact::Redacting::new(stdout.lock());
     let result = match cli.command {
         Command::Run(args) => {
-            let stderr = std::io::stderr();
-            let mut err = redact::Redacting::new(stderr.lock());
+            // Stderr is locked per write, never for the whole run: a
+            // `tracing` event from another thread (TACT_LOG=warn) must not
+            // wait for the run to end.
+            let mut err = redact::Redacting::new(std::io::stderr());
             let done = run::run(&args, &env, &mut out, &mut err);
             let _ = out.flush();
             let _ = err.flush();
@@ -119,7 +121,7 @@ fn main() -> ExitCode {
         Command::Route(args) => with_llm(&args.llm, &env, &mut out, |llm, out| {
             let slots = tact::route::ModelSlots::from_env();
             let r = route::router(&args, slots, llm)?;
-            route::run(&args, &r, out)
+            route::run(&args, &r, llm::parallel(llm), out)
         }),
         Command::Watch(args) => with_llm(&args.llm, &env, &mut out, |llm, out| {
             // https://no-color.org: set and not empty turns colour off.
@@ -155,7 +157,7 @@ fn with_llm<W: Write>(
     let stderr = std::io::stderr();
     let client = {
         let mut err = redact::Redacting::new(stderr.lock());
-        let client = llm::client(args, None, env, &mut err);
+        let client = llm::client(args, env, &mut err);
         let _ = err.flush();
         client?
     };

@@ -99,14 +99,13 @@ fn text_line(message: &str, d: &RouteDecision) -> String {
 }
 
 /// Runs `tact route`.
-pub fn run(args: &RouteArgs, router: &Router, out: &mut impl Write) -> Result<()> {
+/// `parallel` lines of a batch are routed at once (the model tier's
+/// `max_in_flight`).
+pub fn run(args: &RouteArgs, router: &Router, parallel: usize, out: &mut impl Write) -> Result<()> {
     if let Some(path) = &args.file {
-        return Render::<Router>::new(&|q, d| text_line(&q.text, d)).run_file(
-            router,
-            path,
-            args.opts.json,
-            out,
-        );
+        return Render::<Router>::new(&|q, d| text_line(&q.text, d))
+            .parallel(parallel)
+            .run_file(router, path, args.opts.json, out);
     }
     let Some(message) = &args.message else {
         bail!("give a MESSAGE or --file FILE");

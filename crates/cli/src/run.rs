@@ -24,9 +24,6 @@ pub struct RunArgs {
     /// key=value form); else TACT_DB, else `[store] url`, else tact.db.
     #[arg(long, value_name = "PATH|URL")]
     pub db: Option<String>,
-    /// A TOML file with `[ppp]` and `[user_preferences]` (docs/configuration.md).
-    #[arg(long)]
-    pub config: Option<PathBuf>,
     /// Only sessions of this stage (sessions with no stage are taken as
     /// this stage); sessions of other stages are left out.
     #[arg(long)]
@@ -80,11 +77,14 @@ pub fn run(
     out: &mut impl Write,
     err: &mut impl Write,
 ) -> Result<Report> {
-    let mut config = match &args.config {
+    let mut config = match &args.llm.config {
         Some(p) => Config::read(p)?,
         None => Config::default(),
     };
-    let llm = crate::llm::client(&args.llm, config.llm.take(), env, err)?;
+    // The [llm] table is read (with the environment and the flags) the way
+    // every command reads it.
+    config.llm = None;
+    let llm = crate::llm::client(&args.llm, env, err)?;
     let url = config.store.as_ref().and_then(|s| s.url.as_deref());
     let location = crate::store::location(args.db.as_deref(), env, url)?;
     let mut job = Job::builder().config(config).database(location);

@@ -9,8 +9,15 @@
 //! calling thread for at most the timeout, so an async host should prefer
 //! [`Llm::client`] and `.await` there. Dropping the handle, even inside a
 //! runtime, shuts its own runtime down in the background.
+//!
+//! The runtime's worker never logs: a failure is counted and warned about
+//! on the caller's thread, once, whichever side settles the call first
+//! (the worker with its result, or the caller giving up at the timeout).
+//! So a host whose main thread holds the stderr lock (as `tact run` may)
+//! never stalls the worker on a warning.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use tact_classifiers::escalation::{Escalation, LabelAnswer, LabelModel, LabelRequest};
@@ -131,6 +138,11 @@ impl Llm {
             }))
     }
 
+    /// The structured form the server takes (see [`Client::dialect`]).
+    pub fn dialect(&self) -> crate::Dialect {
+        self.inner.client.dialect()
+    }
+
     /// [`Client::classify`], blocking the calling thread at most the
     /// whole-call timeout (plus a few milliseconds).
     pub fn classify(&self, request: &LabelRequest<'_>) -> Result<Answer> {
@@ -147,18 +159,32 @@ impl Llm {
             }));
         };
         let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        // Whoever sets it first settles the call: the worker sends its
+        // result, or the caller counts a timeout. Never both.
+        let settled = Arc::new(AtomicBool::new(false));
+        let worker_settled = Arc::clone(&settled);
         rt.spawn(async move {
             let mut r = LabelRequest::new(&owned.task, &owned.labels, &owned.prompt);
             r.model = owned.model.as_deref();
-            let _ = tx.send(client.classify(&r).await);
+            let result = client.attempt(&r).await;
+            if !worker_settled.swap(true, Ordering::AcqRel) {
+                let _ = tx.send(result);
+            }
         });
         let wait = self.config().timeout() + MARGIN;
-        match rx.recv_timeout(wait) {
+        let client = &self.inner.client;
+        let result = match rx.recv_timeout(wait) {
             Ok(r) => r,
-            Err(_) => Err(self.inner.client.failed(Error::Timeout {
+            Err(_) if !settled.swap(true, Ordering::AcqRel) => Err(Error::Timeout {
+                timeout_ms: self.config().timeout_ms,
+            }),
+            // The worker settled just now: its result is on its way.
+            Err(_) => rx.recv().unwrap_or(Err(Error::Timeout {
                 timeout_ms: self.config().timeout_ms,
             })),
-        }
+        };
+        client.flush_notes();
+        result.map_err(|e| client.failed(e))
     }
 }
 

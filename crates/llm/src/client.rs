@@ -1,13 +1,19 @@
-//! [`Client`]: the async model client. One call: the cache, the budget,
-//! then (under the whole-call timeout, within the bound on calls in
-//! flight) one request to Ollama's `/api/chat` or an OpenAI-compatible
-//! `/v1/chat/completions` asking for a JSON object whose `label` is one
-//! of the task's labels. Every failure is an [`Error`] and a `tracing`
-//! warning, given once per kind of failure (later ones at debug level).
+//! [`Client`]: the async model client. One call: the cache, the budgets,
+//! the circuit breaker, then (under the whole-call timeout, within the
+//! bound on calls in flight) one request to Ollama's `/api/chat` or an
+//! OpenAI-compatible `/v1/chat/completions` asking for a JSON object whose
+//! `label` is one of the task's labels, in the structured form the server
+//! takes ([`Dialect`], found once and remembered), with the answer's
+//! length bounded (`max_tokens` / `num_predict`). A call abandoned at the
+//! timeout drops its connection, so a server that watches for it can stop
+//! generating. Every failure is an [`Error`] and a `tracing` warning,
+//! given once per kind of failure (later ones at debug level); the
+//! blocking [`crate::Llm`] gives them on the caller's thread, never on the
+//! runtime's worker.
 
 use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use lru::LruCache;
@@ -15,14 +21,18 @@ use serde_json::{Value, json};
 use tact_classifiers::escalation::LabelRequest;
 
 use crate::config::{Backend, LlmConfig};
+use crate::dialect::{self, Dialect, MAX_REASON_CHARS};
 use crate::error::{Error, FailureKind, Result};
-use crate::parse::{cut, parse_answer};
+use crate::parse::{cut, parse_answer, printable};
 
 /// Largest answer body read (larger is malformed).
 pub const MAX_BODY_BYTES: usize = 1 << 20;
 
 /// Most latencies kept by [`Stats`] (later calls are counted, not timed).
 const MAX_LATENCIES: usize = 1 << 16;
+
+/// Most bytes of an error answer read (to find the field a refusal names).
+const MAX_ERROR_BYTES: usize = 16 << 10;
 
 /// A model's answer to one request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,6 +65,10 @@ pub struct Stats {
     /// The time of each call sent to the server (answered or failed), in
     /// nanoseconds, in call order (the first 65,536).
     pub latencies_ns: Vec<u64>,
+    /// The structured form the server takes (the one in use now).
+    pub dialect: Option<Dialect>,
+    /// Forms the server refused (each costs one extra request, once).
+    pub refusals: u64,
 }
 
 #[derive(Default)]
@@ -64,9 +78,19 @@ struct Tally {
     answered: u64,
     failures: [u64; FailureKind::ALL.len()],
     latencies_ns: Vec<u64>,
+    refusals: u64,
 }
 
 type Cache = Mutex<LruCache<String, (usize, Option<String>)>>;
+
+/// The circuit breaker: failures in a row, and until when it is open.
+#[derive(Default)]
+struct Breaker {
+    in_a_row: AtomicU32,
+    open_until: Mutex<Option<Instant>>,
+    /// A call is probing the server after the cool-down.
+    probing: AtomicBool,
+}
 
 /// The async model client; share it (`Arc`) across tasks.
 pub struct Client {
@@ -78,6 +102,16 @@ pub struct Client {
     sent: AtomicU64,
     warned: [AtomicBool; FailureKind::ALL.len()],
     tally: Mutex<Tally>,
+    ladder: &'static [Dialect],
+    /// The index of the form in use in `ladder`.
+    step: AtomicUsize,
+    /// The server is vLLM (its `json_object` ignores the schema).
+    vllm: AtomicBool,
+    breaker: Breaker,
+    first_call: OnceLock<Instant>,
+    /// What the client has to say at info level, said by the caller's
+    /// thread ([`Client::flush_notes`]), never on the runtime's worker.
+    notes: Mutex<Vec<String>>,
 }
 
 impl std::fmt::Debug for Client {
@@ -90,6 +124,10 @@ impl std::fmt::Debug for Client {
     }
 }
 
+/// What one attempt settled: the answer or the failure, not yet counted
+/// as a failure nor logged.
+pub(crate) type Attempt = Result<Answer>;
+
 impl Client {
     /// A client for `config` (validated). Building needs no runtime; calls
     /// need a tokio runtime with time and I/O enabled.
@@ -100,6 +138,9 @@ impl Client {
         let mut http = reqwest::Client::builder()
             .connect_timeout(connect)
             .timeout(timeout)
+            // A redirect is an answer of its own (an HTTP error): a POST
+            // is never turned into a GET to somewhere else.
+            .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("tact-llm/", env!("CARGO_PKG_VERSION")));
         if is_loopback(&config.url) {
             // A proxy from the environment must not swallow loopback calls.
@@ -123,6 +164,12 @@ impl Client {
             sent: AtomicU64::new(0),
             warned: Default::default(),
             tally: Mutex::new(Tally::default()),
+            ladder: dialect::ladder(config.backend, config.structured),
+            step: AtomicUsize::new(0),
+            vllm: AtomicBool::new(false),
+            breaker: Breaker::default(),
+            first_call: OnceLock::new(),
+            notes: Mutex::new(Vec::new()),
             config,
         })
     }
@@ -135,6 +182,16 @@ impl Client {
     /// The URL every call goes to.
     pub fn endpoint(&self) -> &str {
         &self.endpoint
+    }
+
+    /// The structured form the next call asks with.
+    pub fn dialect(&self) -> Dialect {
+        let i = self.step.load(Ordering::Relaxed);
+        self.ladder
+            .get(i)
+            .or(self.ladder.last())
+            .copied()
+            .unwrap_or(Dialect::Prose)
     }
 
     /// What the client did so far.
@@ -152,6 +209,8 @@ impl Client {
                 .map(|(k, n)| (*k, n))
                 .collect(),
             latencies_ns: t.latencies_ns.clone(),
+            dialect: Some(self.dialect()),
+            refusals: t.refusals,
         }
     }
 
@@ -160,13 +219,22 @@ impl Client {
     /// one call within the whole-call timeout. A failure is returned (and
     /// warned about once per kind); the caller keeps its cheaper answer.
     pub async fn classify(&self, request: &LabelRequest<'_>) -> Result<Answer> {
+        let r = self.attempt(request).await;
+        self.flush_notes();
+        r.map_err(|e| self.failed(e))
+    }
+
+    /// One request, its failure neither counted nor logged (the caller
+    /// settles it: [`Client::classify`], or the blocking handle on its
+    /// own thread).
+    pub(crate) async fn attempt(&self, request: &LabelRequest<'_>) -> Attempt {
         self.count(|t| t.requests += 1);
         let Some(model) = request
             .model
             .or(self.config.model.as_deref())
             .filter(|m| !m.trim().is_empty())
         else {
-            return Err(self.failed(Error::NoModel));
+            return Err(Error::NoModel);
         };
         let key = self.cache.as_ref().map(|_| {
             let mut k =
@@ -196,14 +264,16 @@ impl Client {
         }
         if let Some(budget) = self.config.budget {
             if self.sent.fetch_add(1, Ordering::Relaxed) >= budget {
-                return Err(self.failed(Error::Budget { budget }));
+                return Err(Error::Budget { budget });
             }
         }
+        let timeout = self.time_left()?;
+        let probing = self.breaker_admits()?;
         let started = Instant::now();
-        let result = tokio::time::timeout(self.config.timeout(), self.call(model, request))
+        let result = tokio::time::timeout(timeout, self.call(model, request))
             .await
             .unwrap_or(Err(Error::Timeout {
-                timeout_ms: self.config.timeout_ms,
+                timeout_ms: duration_ms(timeout),
             }));
         let elapsed = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.count(|t| {
@@ -211,6 +281,7 @@ impl Client {
                 t.latencies_ns.push(elapsed);
             }
         });
+        self.breaker_settles(&result, probing);
         match result {
             Ok((label, reason)) => {
                 self.count(|t| t.answered += 1);
@@ -227,29 +298,119 @@ impl Client {
                     cached: false,
                 })
             }
-            Err(e) => Err(self.failed(e)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The time this call may take: the whole-call timeout, or less when
+    /// the run's wall-time budget is nearly spent (an error when spent).
+    fn time_left(&self) -> Result<Duration> {
+        let timeout = self.config.timeout();
+        if self.config.run_budget_ms == 0 {
+            return Ok(timeout);
+        }
+        let budget = Duration::from_millis(self.config.run_budget_ms);
+        let spent = self.first_call.get_or_init(Instant::now).elapsed();
+        match budget.checked_sub(spent) {
+            Some(left) if !left.is_zero() => Ok(timeout.min(left)),
+            _ => Err(Error::Unavailable {
+                reason: format!(
+                    "the run's model time ({} ms, run_budget_ms) is spent",
+                    self.config.run_budget_ms
+                ),
+            }),
+        }
+    }
+
+    /// Whether the breaker lets a call through: closed, or open past its
+    /// cool-down with no other call probing (then this call probes:
+    /// `Ok(true)`). Open: an error at once.
+    fn breaker_admits(&self) -> Result<bool> {
+        let until = *self
+            .breaker
+            .open_until
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let Some(until) = until else {
+            return Ok(false);
+        };
+        let open = || Error::Unavailable {
+            reason: format!(
+                "the circuit breaker is open after {} failed calls in a row (breaker_cooldown_ms {})",
+                self.config.breaker_failures, self.config.breaker_cooldown_ms
+            ),
+        };
+        if Instant::now() < until || self.breaker.probing.swap(true, Ordering::AcqRel) {
+            return Err(open());
+        }
+        Ok(true)
+    }
+
+    /// Counts a call's outcome in the breaker: an answer from the server
+    /// (even a malformed one) closes it; a timeout, a refused connection
+    /// or an HTTP error counts, and the `breaker_failures`-th in a row (or
+    /// a failed probe) opens it for the cool-down.
+    fn breaker_settles(&self, result: &Result<(usize, Option<String>)>, probing: bool) {
+        let failed = matches!(
+            result,
+            Err(Error::Timeout { .. } | Error::Connect { .. } | Error::Http { .. })
+        );
+        let b = &self.breaker;
+        if !failed {
+            b.in_a_row.store(0, Ordering::Relaxed);
+            *b.open_until.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        } else {
+            let n = b.in_a_row.fetch_add(1, Ordering::Relaxed) + 1;
+            if probing || n >= self.config.breaker_failures {
+                let cooldown = Duration::from_millis(self.config.breaker_cooldown_ms);
+                *b.open_until.lock().unwrap_or_else(PoisonError::into_inner) =
+                    Some(Instant::now() + cooldown);
+                self.note(format!(
+                    "the model server failed {n} calls in a row; not asking it for {} ms",
+                    self.config.breaker_cooldown_ms
+                ));
+            }
+        }
+        if probing {
+            b.probing.store(false, Ordering::Release);
         }
     }
 
     /// Checks that the server answers, within the whole-call timeout: Ollama's
-    /// `GET /api/version`, an OpenAI-compatible server's `GET /v1/models`.
-    /// A failure is returned, not logged (the caller says it once).
+    /// `GET /api/version`, an OpenAI-compatible server's `GET /v1/models`
+    /// (a vLLM server, known by its models' `owned_by`, is then asked
+    /// with `guided_json` when it refuses `json_schema`). A failure is
+    /// returned, not logged (the caller says it once).
     pub async fn probe(&self) -> Result<()> {
         let url = match self.config.backend {
             Backend::Ollama => self.endpoint.replacen("/api/chat", "/api/version", 1),
             Backend::Openai => self.endpoint.replacen("/chat/completions", "/models", 1),
         };
         let call = async {
-            let r = self
+            let mut r = self
                 .http
                 .get(&url)
                 .send()
                 .await
                 .map_err(|e| self.transport(&e, &url))?;
-            match r.status() {
-                s if s.is_success() => Ok(()),
-                s => Err(Error::Http { status: s.as_u16() }),
+            let status = r.status();
+            let body = read_bounded(&mut r, MAX_ERROR_BYTES)
+                .await
+                .unwrap_or_default();
+            let body = String::from_utf8_lossy(&body);
+            if !status.is_success() {
+                return Err(Error::Http {
+                    status: status.as_u16(),
+                    detail: cut(&printable(&body), 200),
+                });
             }
+            let owner = serde_json::from_str::<Value>(&body)
+                .ok()
+                .and_then(|v| v.pointer("/data/0/owned_by").cloned());
+            if owner.as_ref().and_then(Value::as_str) == Some("vllm") {
+                self.vllm.store(true, Ordering::Relaxed);
+            }
+            Ok(())
         };
         tokio::time::timeout(self.config.timeout(), call)
             .await
@@ -258,7 +419,8 @@ impl Client {
             }))
     }
 
-    /// One request: a permit, the POST, the body (at most
+    /// One request: a permit, the POST in the form in use (stepping down
+    /// the ladder once per form the server refuses), the body (at most
     /// [`MAX_BODY_BYTES`]), the answer's label.
     async fn call(
         &self,
@@ -268,33 +430,62 @@ impl Client {
         let _permit = self.permits.acquire().await.map_err(|e| Error::Runtime {
             message: e.to_string(),
         })?;
-        let body = self.body(model, request);
-        let mut response = self
-            .http
-            .post(&self.endpoint)
-            .json(&body)
-            .send()
-            .await
-            .map_err(|e| self.transport(&e, &self.endpoint))?;
-        let status = response.status();
-        if !status.is_success() {
-            return Err(Error::Http {
-                status: status.as_u16(),
-            });
-        }
-        let mut bytes = Vec::new();
-        while let Some(chunk) = response
-            .chunk()
-            .await
-            .map_err(|e| self.transport(&e, &self.endpoint))?
-        {
-            if bytes.len() + chunk.len() > MAX_BODY_BYTES {
-                return Err(Error::Malformed {
-                    message: format!("an answer of more than {MAX_BODY_BYTES} bytes"),
+        let schema = dialect::schema(request.labels);
+        let mut tries = 0;
+        let mut response = loop {
+            tries += 1;
+            let step = self.step.load(Ordering::Relaxed).min(self.ladder.len() - 1);
+            let form = self.ladder.get(step).copied().unwrap_or(Dialect::Prose);
+            let body = self.body(model, request, form, &schema);
+            let mut response = self
+                .http
+                .post(&self.endpoint)
+                .json(&body)
+                .send()
+                .await
+                .map_err(|e| self.transport(&e, &self.endpoint))?;
+            let status = response.status();
+            if status.is_success() {
+                break response;
+            }
+            let text = read_bounded(&mut response, MAX_ERROR_BYTES)
+                .await
+                .unwrap_or_default();
+            let text = String::from_utf8_lossy(&text);
+            let refused = dialect::refuses(form, status.as_u16(), &text);
+            if !refused || self.next_step(step) >= self.ladder.len() || tries > self.ladder.len() {
+                return Err(Error::Http {
+                    status: status.as_u16(),
+                    detail: cut(&printable(&text), 200),
                 });
             }
-            bytes.extend_from_slice(&chunk);
-        }
+            if dialect::is_vllm_error(&text) {
+                self.vllm.store(true, Ordering::Relaxed);
+            }
+            let next = self.next_step(step);
+            if self
+                .step
+                .compare_exchange(step, next, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+            {
+                self.count(|t| t.refusals += 1);
+                let to = self.ladder.get(next).copied().unwrap_or(Dialect::Prose);
+                self.note(format!(
+                    "the model server refused {} (HTTP {}); asking with {} from now on",
+                    form.as_str(),
+                    status.as_u16(),
+                    to.as_str()
+                ));
+            }
+        };
+        let bytes = read_bounded(&mut response, MAX_BODY_BYTES)
+            .await
+            .map_err(|e| match e {
+                ReadError::TooLarge => Error::Malformed {
+                    message: format!("an answer of more than {MAX_BODY_BYTES} bytes"),
+                },
+                ReadError::Transport(e) => self.transport(&e, &self.endpoint),
+            })?;
         let v: Value = serde_json::from_slice(&bytes).map_err(|e| Error::Malformed {
             message: format!(
                 "not JSON ({e}): {:?}",
@@ -318,48 +509,51 @@ impl Client {
         parse_answer(content, request.labels)
     }
 
-    /// The request body of the backend: the prompt as one user message,
-    /// temperature 0, the answer's JSON schema.
-    fn body(&self, model: &str, request: &LabelRequest<'_>) -> Value {
-        let schema = json!({
-            "type": "object",
-            "properties": {
-                "label": {"type": "string", "enum": request.labels},
-                "reason": {"type": "string"},
-            },
-            "required": ["label"],
-        });
-        let messages = json!([{"role": "user", "content": request.prompt}]);
-        match self.config.backend {
-            Backend::Ollama => {
-                let mut body = json!({
-                    "model": model,
-                    "messages": messages,
-                    "stream": false,
-                    "options": {"temperature": 0},
-                    "keep_alive": self.config.keep_alive,
-                });
-                if self.config.structured {
-                    body["format"] = schema;
-                }
-                body
-            }
-            Backend::Openai => {
-                let mut body = json!({
-                    "model": model,
-                    "messages": messages,
-                    "stream": false,
-                    "temperature": 0,
-                });
-                if self.config.structured {
-                    body["response_format"] = json!({
-                        "type": "json_schema",
-                        "json_schema": {"name": "classification", "schema": schema},
-                    });
-                }
-                body
-            }
-        }
+    /// The ladder's next step after `step` that this server may take.
+    fn next_step(&self, step: usize) -> usize {
+        let vllm = self.vllm.load(Ordering::Relaxed);
+        (step + 1..self.ladder.len())
+            .find(|&i| {
+                self.ladder
+                    .get(i)
+                    .is_some_and(|d| dialect::allowed(*d, vllm))
+            })
+            .unwrap_or(self.ladder.len())
+    }
+
+    /// The request body of the backend in `form`: the prompt as one user
+    /// message (with the answer's shape and the reason's limit said),
+    /// temperature 0, at most `max_tokens` tokens.
+    fn body(
+        &self,
+        model: &str,
+        request: &LabelRequest<'_>,
+        form: Dialect,
+        schema: &Value,
+    ) -> Value {
+        let prompt = format!(
+            "{}\n\nReply with the JSON object only; keep the reason under 20 words ({MAX_REASON_CHARS} characters at most).",
+            request.prompt
+        );
+        let messages = json!([{"role": "user", "content": prompt}]);
+        let mut body = match self.config.backend {
+            Backend::Ollama => json!({
+                "model": model,
+                "messages": messages,
+                "stream": false,
+                "options": {"temperature": 0, "num_predict": self.config.max_tokens},
+                "keep_alive": self.config.keep_alive,
+            }),
+            Backend::Openai => json!({
+                "model": model,
+                "messages": messages,
+                "stream": false,
+                "temperature": 0,
+                "max_tokens": self.config.max_tokens,
+            }),
+        };
+        form.apply(&mut body, schema, request.labels);
+        body
     }
 
     fn transport(&self, e: &reqwest::Error, url: &str) -> Error {
@@ -379,6 +573,23 @@ impl Client {
                 url: url.to_owned(),
                 message,
             }
+        }
+    }
+
+    /// Keeps a message for the caller's thread to log.
+    fn note(&self, message: String) {
+        self.notes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(message);
+    }
+
+    /// Logs (at info level) what the client noted since the last call:
+    /// a form the server refused, the breaker opening.
+    pub(crate) fn flush_notes(&self) {
+        let notes = std::mem::take(&mut *self.notes.lock().unwrap_or_else(PoisonError::into_inner));
+        for n in notes {
+            tracing::info!(target: "tact::llm", "{n}");
         }
     }
 
@@ -405,6 +616,29 @@ impl Client {
     fn count(&self, f: impl FnOnce(&mut Tally)) {
         f(&mut self.tally.lock().unwrap_or_else(PoisonError::into_inner));
     }
+}
+
+/// Why a body could not be read.
+enum ReadError {
+    TooLarge,
+    Transport(reqwest::Error),
+}
+
+/// A response's body, at most `max` bytes.
+async fn read_bounded(response: &mut reqwest::Response, max: usize) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(ReadError::Transport)? {
+        if bytes.len() + chunk.len() > max {
+            return Err(ReadError::TooLarge);
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
+
+/// A duration in whole milliseconds.
+fn duration_ms(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Whether the URL's host is a loopback address or `localhost`.

@@ -34,11 +34,14 @@ pub enum Error {
         /// The timeout.
         timeout_ms: u64,
     },
-    /// The server answered with an HTTP error.
-    #[error("the model server answered HTTP {status}")]
+    /// The server answered with an HTTP error (a redirect included: none
+    /// is followed).
+    #[error("the model server answered HTTP {status}: {detail:?}")]
     Http {
         /// The status code.
         status: u16,
+        /// The start of the answer's body (control characters made spaces).
+        detail: String,
     },
     /// The answer was not the JSON the API documents, or held no JSON
     /// object with a `label`.
@@ -58,6 +61,13 @@ pub enum Error {
     Budget {
         /// The budget.
         budget: u64,
+    },
+    /// The tier stopped asking for now: the circuit breaker is open after
+    /// failures in a row, or the run's wall-time budget is spent.
+    #[error("the model tier is not asking: {reason}")]
+    Unavailable {
+        /// Why.
+        reason: String,
     },
     /// The client's runtime or HTTP stack could not be set up, or a call
     /// could not be run on it.
@@ -80,6 +90,7 @@ impl Error {
             Error::Malformed { .. } => FailureKind::Malformed,
             Error::OffSchema { .. } => FailureKind::OffSchema,
             Error::Budget { .. } => FailureKind::Budget,
+            Error::Unavailable { .. } => FailureKind::Unavailable,
         }
     }
 }
@@ -104,11 +115,13 @@ pub enum FailureKind {
     OffSchema,
     /// Budget spent.
     Budget,
+    /// Breaker open or the run's time spent.
+    Unavailable,
 }
 
 impl FailureKind {
     /// Every kind, in order.
-    pub const ALL: [FailureKind; 8] = [
+    pub const ALL: [FailureKind; 9] = [
         FailureKind::Setup,
         FailureKind::NoModel,
         FailureKind::Connect,
@@ -117,6 +130,7 @@ impl FailureKind {
         FailureKind::Malformed,
         FailureKind::OffSchema,
         FailureKind::Budget,
+        FailureKind::Unavailable,
     ];
 
     /// The kind's name, as in warnings and reports.
@@ -130,6 +144,7 @@ impl FailureKind {
             FailureKind::Malformed => "malformed",
             FailureKind::OffSchema => "off_schema",
             FailureKind::Budget => "budget",
+            FailureKind::Unavailable => "unavailable",
         }
     }
 

@@ -21,34 +21,47 @@
 //! ```
 //!
 //! - [`Client`] (async, tokio and reqwest): Ollama's `POST /api/chat`
-//!   (`stream: false`, `format` = the answer's JSON schema,
-//!   `options.temperature: 0`, `keep_alive`) or the OpenAI-compatible
-//!   `POST /v1/chat/completions` (`response_format` with the schema). The
-//!   answer is an object with a required `label` (an enum of the task's
-//!   labels) and an optional `reason`; a `<think>...</think>` preamble or
-//!   prose around the JSON is tolerated.
+//!   (`stream: false`, `options.temperature: 0`, `num_predict`,
+//!   `keep_alive`) or the OpenAI-compatible `POST /v1/chat/completions`
+//!   (`max_tokens`). The answer is an object with a required `label` (an
+//!   enum of the task's labels) and an optional, bounded `reason`, asked
+//!   for in the structured form the server takes ([`Dialect`]: Ollama's
+//!   `format`, OpenAI `json_schema`, llama-cpp-python's `json_object` with
+//!   `schema`, vLLM's `guided_json`, a llama.cpp GBNF `grammar`, or JSON in
+//!   prose), found by stepping down once per refusal and remembered. The
+//!   answer is read leniently (a `<think>` preamble, prose, a fenced block,
+//!   raw control characters in strings, a trailing comma, case).
 //! - Limits: a connect timeout and a whole-call timeout (500 ms by
-//!   default), a bound on calls in flight, a small LRU cache keyed by
-//!   model and prompt, an optional call budget. Every failure (refused,
-//!   timeout, HTTP error, malformed or off-schema answer, budget spent) is
+//!   default; a call abandoned there closes its connection), a bound on
+//!   calls in flight, a small LRU cache keyed by model and prompt, an
+//!   optional call budget, a circuit breaker and a per-run wall-time
+//!   budget; no redirect is followed. Every failure (refused, timeout, HTTP
+//!   error, malformed or off-schema answer, budget spent, breaker open) is
 //!   an [`Error`] the tiers turn into the cheaper answer, with a `tracing`
-//!   warning once per kind of failure (target `tact::llm`).
+//!   warning once per kind of failure (target `tact::llm`), given on the
+//!   caller's thread.
 //! - [`Llm`]: the blocking handle (its own runtime; safe outside a runtime,
 //!   and from inside one it only blocks the calling thread for at most the
 //!   timeout). It implements the text classifiers' `LabelModel`
 //!   ([`Llm::escalation`]) and routing's `RouteModel`; [`LlmJudge`] is a
 //!   scoring `Judge`, [`LlmGuidanceClassifier`] a guidance `LlmClassifier`.
-//! - [`LlmConfig`]: the `[llm]` table of `tact.toml` and the environment.
+//! - [`LlmConfig`]: the `[llm]` table of `tact.toml`, the environment
+//!   (`OLLAMA_*`, `TACT_LLM_*`) and a command's [`Overrides`], built by
+//!   [`LlmConfig::load`] for every command.
 
 mod adapters;
 mod blocking;
 mod client;
 mod config;
+mod dialect;
 mod error;
 mod parse;
 
 pub use adapters::{LlmGuidanceClassifier, LlmJudge};
 pub use blocking::Llm;
 pub use client::{Answer, Client, MAX_BODY_BYTES, Stats};
-pub use config::{Backend, DEFAULT_TIMEOUT_MS, DEFAULT_URL, LlmConfig, Thresholds};
+pub use config::{
+    Backend, DEFAULT_CONFIG_FILE, DEFAULT_TIMEOUT_MS, DEFAULT_URL, LlmConfig, Overrides, Thresholds,
+};
+pub use dialect::{Dialect, MAX_REASON_CHARS};
 pub use error::{Error, FailureKind, Result};

@@ -8,5 +8,9 @@
 mod adapters;
 #[path = "llm/calls.rs"]
 mod calls;
+#[path = "llm/dialects.rs"]
+mod dialects;
+#[path = "llm/faults.rs"]
+mod faults;
 #[path = "llm/server.rs"]
 mod server;

@@ -382,3 +382,56 @@ fn run_with_llm_and_nothing_listening_ranks_the_same_and_warns_once() {
         "{err}"
     );
 }
+
+#[test]
+fn run_with_tact_log_warn_sends_every_call_and_counts_each_failure_once() {
+    // Issue 39: with TACT_LOG=warn the main thread held the stderr lock
+    // for the whole run and the model worker stalled on its first
+    // warning (1 call of 7 reached the server, "failed 8 of 1 calls").
+    // Every answer here is unreadable, a failure that does not stop the
+    // tier: every call must reach the server, each counted once.
+    let dir = scratch("llm-warn");
+    let server = super::model_server::ModelServer::start(
+        200,
+        super::model_server::Chat::Answer("I would rather not say."),
+    );
+    // One session whose agent asks eight questions the cheaper tiers
+    // are unsure of: eight model calls.
+    let turns: Vec<serde_json::Value> = (0..8)
+        .map(
+            |i| serde_json::json!({"prompt": "go on", "response": format!("What about part {i}?")}),
+        )
+        .collect();
+    let session = serde_json::json!({
+        "spec_id": "SPEC-LOG", "stage": "plan", "agent": "a", "turns": turns,
+        "outcome": {"kind": "score", "value": 0.5}
+    });
+    let sessions = dir.join("sessions.jsonl");
+    std::fs::write(&sessions, format!("{session}\n")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_tact"))
+        .args(["run", sessions.to_str().unwrap()])
+        .args(["--db", dir.join("tact.db").to_str().unwrap()])
+        .args([
+            "--llm",
+            "--llm-url",
+            &server.url,
+            "--llm-model",
+            "qwen2.5:3b",
+        ])
+        .env("TACT_LOG", "warn")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    let n = server.posts();
+    assert!(n >= 4, "{n} calls: {err}");
+    assert!(
+        err.contains(&format!("failed {n} of {n} calls (malformed {n})")),
+        "{n} calls reached the server: {err}"
+    );
+    let traced = err
+        .lines()
+        .filter(|l| l.contains("model call failed"))
+        .count();
+    assert_eq!(traced, 1, "{err}");
+}

@@ -177,7 +177,9 @@ fn many_concurrent_calls_stay_within_the_bound_in_flight() {
         let prompt = req.body["messages"][0]["content"]
             .as_str()
             .unwrap_or_default();
-        let label = if prompt.ends_with('0') { "low" } else { "high" };
+        // The client adds the answer's instructions after the prompt.
+        let asked = prompt.lines().next().unwrap_or_default();
+        let label = if asked.ends_with('0') { "low" } else { "high" };
         ollama(&format!("{{\"label\":\"{label}\"}}")).after(Duration::from_millis(40))
     });
     let mut c = config(&server.url, Backend::Ollama);

@@ -1,6 +1,7 @@
 //! A scripted HTTP/1.1 server on loopback: each request (method, path,
 //! JSON body) is recorded and answered by the test's script after its
-//! delay, one request per connection. It stops when dropped.
+//! delay, one request per connection; a client that closes its connection
+//! during the delay is counted (a call cancelled). It stops when dropped.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -22,15 +23,12 @@ pub struct Reply {
     pub delay: Duration,
     pub status: u16,
     pub body: String,
+    pub headers: Vec<(String, String)>,
 }
 
 impl Reply {
     pub fn ok(body: serde_json::Value) -> Self {
-        Self {
-            delay: Duration::ZERO,
-            status: 200,
-            body: body.to_string(),
-        }
+        Self::raw(200, &body.to_string())
     }
 
     pub fn raw(status: u16, body: &str) -> Self {
@@ -38,7 +36,18 @@ impl Reply {
             delay: Duration::ZERO,
             status,
             body: body.to_owned(),
+            headers: Vec::new(),
         }
+    }
+
+    /// An answer that never comes (the connection is held open).
+    pub fn stall() -> Self {
+        Self::raw(200, "{}").after(Duration::from_secs(3600))
+    }
+
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.headers.push((name.to_owned(), value.to_owned()));
+        self
     }
 
     pub fn after(mut self, delay: Duration) -> Self {
@@ -60,9 +69,9 @@ pub fn ollama(content: &str) -> Reply {
     }))
 }
 
-/// An OpenAI-compatible chat completion with `content`.
-pub fn openai(content: &str) -> Reply {
-    Reply::ok(serde_json::json!({
+/// An OpenAI-compatible chat completion with `content`, as JSON.
+pub fn completion_json(content: &str) -> serde_json::Value {
+    serde_json::json!({
         "id": "chatcmpl-1",
         "object": "chat.completion",
         "created": 1_735_689_600,
@@ -73,7 +82,12 @@ pub fn openai(content: &str) -> Reply {
             "finish_reason": "stop"
         }],
         "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-    }))
+    })
+}
+
+/// An OpenAI-compatible chat completion with `content`.
+pub fn openai(content: &str) -> Reply {
+    Reply::ok(completion_json(content))
 }
 
 type Script = dyn Fn(&Seen) -> Reply + Send + Sync;
@@ -83,6 +97,7 @@ pub struct Server {
     seen: Arc<Mutex<Vec<Seen>>>,
     open: Arc<AtomicUsize>,
     max_open: Arc<AtomicUsize>,
+    closed: Arc<AtomicUsize>,
     _rt: tokio::runtime::Runtime,
 }
 
@@ -98,14 +113,16 @@ impl Server {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let open = Arc::new(AtomicUsize::new(0));
         let max_open = Arc::new(AtomicUsize::new(0));
+        let closed = Arc::new(AtomicUsize::new(0));
         let script: Arc<Script> = Arc::new(script);
-        let (s, o, m) = (seen.clone(), open.clone(), max_open.clone());
+        let (s, o, m, c) = (seen.clone(), open.clone(), max_open.clone(), closed.clone());
         rt.spawn(async move {
             loop {
                 let Ok((mut stream, _)) = listener.accept().await else {
                     return;
                 };
-                let (script, seen, open, max_open) = (script.clone(), s.clone(), o.clone(), m.clone());
+                let (script, seen, open, max_open, closed) =
+                    (script.clone(), s.clone(), o.clone(), m.clone(), c.clone());
                 tokio::spawn(async move {
                     let Some(req) = read_request(&mut stream).await else {
                         return;
@@ -114,16 +131,30 @@ impl Server {
                     max_open.fetch_max(now, Ordering::SeqCst);
                     seen.lock().unwrap().push(req.clone());
                     let reply = script(&req);
-                    tokio::time::sleep(reply.delay).await;
+                    let mut probe = [0u8; 1];
+                    tokio::select! {
+                        () = tokio::time::sleep(reply.delay) => {}
+                        // The client closed its connection: the call was
+                        // cancelled.
+                        _ = stream.read(&mut probe) => {
+                            open.fetch_sub(1, Ordering::SeqCst);
+                            closed.fetch_add(1, Ordering::SeqCst);
+                            return;
+                        }
+                    }
                     // Done before the answer is written: the client may
                     // send its next request as soon as it reads it.
                     open.fetch_sub(1, Ordering::SeqCst);
-                    let head = format!(
-                        "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    let mut head = format!(
+                        "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
                         reply.status,
                         if reply.status == 200 { "OK" } else { "Error" },
                         reply.body.len()
                     );
+                    for (k, v) in &reply.headers {
+                        head.push_str(&format!("{k}: {v}\r\n"));
+                    }
+                    head.push_str("\r\n");
                     let _ = stream.write_all(head.as_bytes()).await;
                     let _ = stream.write_all(reply.body.as_bytes()).await;
                     let _ = stream.shutdown().await;
@@ -135,8 +166,22 @@ impl Server {
             seen,
             open,
             max_open,
+            closed,
             _rt: rt,
         }
+    }
+
+    /// Calls whose client closed the connection before the answer.
+    pub fn closed(&self) -> usize {
+        self.closed.load(Ordering::SeqCst)
+    }
+
+    /// The POST requests seen (the chat calls).
+    pub fn posts(&self) -> Vec<Seen> {
+        self.seen()
+            .into_iter()
+            .filter(|s| s.method == "POST")
+            .collect()
     }
 
     pub fn seen(&self) -> Vec<Seen> {
