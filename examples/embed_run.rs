@@ -4,7 +4,7 @@
 //! ranking from the report's data (the database is removed at the end).
 //!
 //! ```sh
-//! cargo run -p tact --example embed_run
+//! cargo run --example embed_run
 //! ```
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 

@@ -6,7 +6,7 @@
 //! it runs the script to its end and prints one frame instead.
 //!
 //! ```sh
-//! cargo run -p tact --example tui_host
+//! cargo run --example tui_host
 //! ```
 #![allow(clippy::print_stdout)]
 
