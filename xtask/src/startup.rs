@@ -63,10 +63,10 @@ fn probes(root: &Path) -> Vec<Probe> {
     ]
 }
 
-/// Runs `bin` with the probe's arguments once; the wall time.
-fn once(bin: &Path, probe: &Probe) -> Result<Duration> {
-    let start = Instant::now();
-    let mut child = Command::new(bin)
+/// Starts `command` (the probe's binary, or GNU time around it) with the
+/// probe's arguments and writes its stdin.
+fn start(mut command: Command, probe: &Probe, stderr: Stdio) -> Result<std::process::Child> {
+    let mut child = command
         .args(&probe.args)
         .env_remove("TACT_LOG")
         .stdin(if probe.stdin.is_some() {
@@ -75,14 +75,21 @@ fn once(bin: &Path, probe: &Probe) -> Result<Duration> {
             Stdio::null()
         })
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
-        .with_context(|| format!("cannot run {}", bin.display()))?;
+        .with_context(|| format!("cannot run {}", probe.name))?;
     if let (Some(text), Some(mut pipe)) = (probe.stdin, child.stdin.take()) {
         pipe.write_all(text.as_bytes())?;
     }
+    Ok(child)
+}
+
+/// Runs `bin` with the probe's arguments once; the wall time.
+fn once(bin: &Path, probe: &Probe) -> Result<Duration> {
+    let start_at = Instant::now();
+    let mut child = start(Command::new(bin), probe, Stdio::null())?;
     let status = child.wait()?;
-    let took = start.elapsed();
+    let took = start_at.elapsed();
     // `guide` exits 1 when guidance fires; only a crash or a usage error
     // (2) is a failed probe.
     if status.code().is_none_or(|c| c > 1) {
@@ -97,24 +104,12 @@ fn peak_kib(bin: &Path, probe: &Probe) -> Option<u64> {
     if !time.exists() {
         return None;
     }
-    let mut child = Command::new(time)
-        .args(["-f", "%M", "--"])
-        .arg(bin)
-        .args(&probe.args)
-        .env_remove("TACT_LOG")
-        .stdin(if probe.stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
+    let mut command = Command::new(time);
+    command.args(["-f", "%M", "--"]).arg(bin);
+    let out = start(command, probe, Stdio::piped())
+        .ok()?
+        .wait_with_output()
         .ok()?;
-    if let (Some(text), Some(mut pipe)) = (probe.stdin, child.stdin.take()) {
-        pipe.write_all(text.as_bytes()).ok()?;
-    }
-    let out = child.wait_with_output().ok()?;
     String::from_utf8_lossy(&out.stderr)
         .lines()
         .last()?

@@ -454,19 +454,7 @@ impl LinearModel {
     /// and loads.
     pub fn to_bytes(&self) -> Vec<u8> {
         let k = self.labels.len();
-        let header = ModelFile {
-            format: MODEL_FORMAT.to_owned(),
-            version: MODEL_VERSION,
-            task: self.task.clone(),
-            labels: self.labels.clone(),
-            features: self.features,
-            training: self.training.clone(),
-            temperature: self.temperature,
-            hybrid: self.hybrid,
-            bias: self.bias.clone(),
-            vocabulary: self.vocabulary.buckets(),
-            rows: Vec::new(),
-        };
+        let header = self.file(Vec::new());
         // Serializing plain numbers and strings cannot fail.
         let header = serde_json::to_vec(&header).unwrap_or_default();
         let rows: Vec<(usize, &[f32])> = self
@@ -546,7 +534,16 @@ impl LinearModel {
             .filter(|(_, w)| w.iter().any(|x| *x != 0.0))
             .map(|(i, w)| (i as u64, w.iter().map(|x| decimal(*x)).collect()))
             .collect();
-        let file = ModelFile {
+        let file = self.file(rows);
+        // Serializing plain numbers and strings cannot fail.
+        let mut out = serde_json::to_string(&file).unwrap_or_default();
+        out.push('\n');
+        out
+    }
+
+    /// The model file of this model with `rows` as its rows.
+    fn file(&self, rows: Vec<(u64, Vec<f64>)>) -> ModelFile {
+        ModelFile {
             format: MODEL_FORMAT.to_owned(),
             version: MODEL_VERSION,
             task: self.task.clone(),
@@ -558,11 +555,7 @@ impl LinearModel {
             bias: self.bias.clone(),
             vocabulary: self.vocabulary.buckets(),
             rows,
-        };
-        // Serializing plain numbers and strings cannot fail.
-        let mut out = serde_json::to_string(&file).unwrap_or_default();
-        out.push('\n');
-        out
+        }
     }
 
     /// The task the model was trained for.
