@@ -154,11 +154,13 @@ pub fn run(root: &Path, bin: &Path, base: Option<&PathBuf>, runs: usize) -> Resu
     bins.push(bin);
     let mut out = String::new();
     out.push_str("| command |");
-    for b in &bins {
-        out.push_str(&format!(
-            " {} median (p90) | peak memory |",
-            b.file_name().unwrap_or_default().to_string_lossy()
-        ));
+    for (i, _) in bins.iter().enumerate() {
+        let who = if i + 1 == bins.len() {
+            "this build"
+        } else {
+            "base"
+        };
+        out.push_str(&format!(" {who}: median (p90) | {who}: peak memory |"));
     }
     out.push('\n');
     out.push_str("| --- |");
