@@ -192,31 +192,14 @@ struct ModelFile {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     vocabulary: Vec<u32>,
     /// Non-zero rows: `[bucket, [w_label0, w_label1, ...]]`, by bucket.
-    rows: Vec<(u64, Vec<f64>)>,
+    rows: Vec<Row>,
 }
+
+/// A model file's row: a bucket and its weight per label.
+type Row = (u64, Vec<f64>);
 
 /// The magic bytes that open a model in binary form.
 const BINARY_MAGIC: &[u8; 8] = b"TACTLM1\0";
-
-/// A model whose metadata is checked, its weights still to fill from the
-/// file's rows.
-struct Loading {
-    model: LinearModel,
-    file_rows: Vec<(u64, Vec<f64>)>,
-}
-
-impl std::ops::Deref for Loading {
-    type Target = LinearModel;
-    fn deref(&self) -> &LinearModel {
-        &self.model
-    }
-}
-
-impl std::ops::DerefMut for Loading {
-    fn deref_mut(&mut self) -> &mut LinearModel {
-        &mut self.model
-    }
-}
 
 /// Little-endian reads off the front of a byte slice.
 struct Reader<'a>(&'a [u8]);
@@ -371,10 +354,9 @@ impl LinearModel {
         let bad = |message: String| Error::Model { message };
         let file: ModelFile =
             serde_json::from_str(json).map_err(|e| bad(format!("not a model file: {e}")))?;
-        let mut model = Self::empty(file)?;
+        let (mut model, rows) = Self::empty(file)?;
         let k = model.labels.len();
         let dim = model.features.dim();
-        let rows = std::mem::take(&mut model.file_rows);
         for (n, (bucket, row)) in rows.iter().enumerate() {
             if row.len() != k {
                 return Err(bad(format!("row {n} must hold {k} weights")));
@@ -391,13 +373,13 @@ impl LinearModel {
                 }
             }
         }
-        Ok(model.model)
+        Ok(model)
     }
 
     /// The model's metadata checked (format, version, labels, features,
-    /// bias, temperature, vocabulary), with all-zero weights; the file's
-    /// rows are handed back to fill them.
-    fn empty(mut file: ModelFile) -> Result<Loading, Error> {
+    /// bias, temperature, vocabulary), with all-zero weights, and the
+    /// file's rows to fill them.
+    fn empty(mut file: ModelFile) -> Result<(Self, Vec<Row>), Error> {
         let bad = |message: String| Error::Model { message };
         if file.format != MODEL_FORMAT {
             return Err(bad(format!(
@@ -428,8 +410,8 @@ impl LinearModel {
         }
         let vocabulary = Vocabulary::of(dim, file.vocabulary.iter().map(|b| *b as usize));
         let file_rows = std::mem::take(&mut file.rows);
-        Ok(Loading {
-            model: Self {
+        Ok((
+            Self {
                 task: file.task,
                 labels: file.labels,
                 features: file.features,
@@ -441,7 +423,7 @@ impl LinearModel {
                 vocabulary,
             },
             file_rows,
-        })
+        ))
     }
 
     /// The model in tact's compact binary form (what the embedded default
@@ -495,7 +477,7 @@ impl LinearModel {
             .ok_or_else(|| bad("truncated header".into()))?;
         let file: ModelFile =
             serde_json::from_slice(header).map_err(|e| bad(format!("not a model header: {e}")))?;
-        let mut model = Self::empty(file)?.model;
+        let (mut model, _) = Self::empty(file)?;
         let k = model.labels.len();
         let dim = model.features.dim();
         let rows = r.u32().ok_or_else(|| bad("truncated rows".into()))?;
@@ -542,7 +524,7 @@ impl LinearModel {
     }
 
     /// The model file of this model with `rows` as its rows.
-    fn file(&self, rows: Vec<(u64, Vec<f64>)>) -> ModelFile {
+    fn file(&self, rows: Vec<Row>) -> ModelFile {
         ModelFile {
             format: MODEL_FORMAT.to_owned(),
             version: MODEL_VERSION,

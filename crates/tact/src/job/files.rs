@@ -1,0 +1,138 @@
+//! Which files the job reads: the session files under a path (walked
+//! sorted, hidden entries and links to folders skipped), an agent's log
+//! told by its first bytes, and devices, FIFOs and sockets refused by file
+//! type without being opened.
+
+use std::path::{Path, PathBuf};
+
+use super::{Error, Format, Result, SessionError, SessionErrorKind, SessionFormat};
+
+/// The session files under `path`, sorted: `path` itself when it is a
+/// file, else every `.json` and `.jsonl` file below it (symbolic links
+/// to folders and entries starting with `.` are not followed). Folders
+/// that cannot be read are reported in `errors`.
+pub(super) fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Result<Vec<PathBuf>> {
+    let meta = std::fs::metadata(path).map_err(|source| Error::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    if meta.is_file() {
+        return Ok(vec![path.to_owned()]);
+    }
+    if !meta.is_dir() {
+        let kind = SessionErrorKind::NotRegular(special_kind(&meta.file_type()));
+        errors.push(SessionError::in_file(path, None, kind));
+        return Ok(Vec::new());
+    }
+    let unreadable = |p: &Path, e| SessionError::in_file(p, None, SessionErrorKind::Read(e));
+    let mut files = Vec::new();
+    let mut dirs = vec![path.to_owned()];
+    while let Some(dir) = dirs.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) => {
+                errors.push(unreadable(&dir, e));
+                continue;
+            }
+        };
+        for entry in entries {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    errors.push(unreadable(&dir, e));
+                    continue;
+                }
+            };
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let p = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => dirs.push(p),
+                Ok(_) if !is_candidate(&p) => {}
+                Ok(t) if t.is_file() => files.push(p),
+                // A link to a session file is read; a link to a folder is
+                // not followed.
+                Ok(t) if t.is_symlink() => match std::fs::metadata(&p) {
+                    Ok(m) if m.is_file() => files.push(p),
+                    Ok(m) if m.is_dir() => {}
+                    Ok(m) => errors.push(SessionError::in_file(
+                        &p,
+                        None,
+                        SessionErrorKind::NotRegular(special_kind(&m.file_type())),
+                    )),
+                    Err(e) => errors.push(unreadable(&p, e)),
+                },
+                // A FIFO, socket or device named like a session file: said,
+                // never opened (a FIFO would block).
+                Ok(t) => errors.push(SessionError::in_file(
+                    &p,
+                    None,
+                    SessionErrorKind::NotRegular(special_kind(&t)),
+                )),
+                Err(e) => errors.push(unreadable(&p, e)),
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Whether a file found in a folder may hold sessions: a `.json`,
+/// `.jsonl` or `.traj` file, or a `.md` file that starts as an Aider chat
+/// history (any other Markdown, a README say, is passed over silently).
+fn is_candidate(p: &Path) -> bool {
+    if SessionFormat::of(p).is_some() {
+        return true;
+    }
+    let ext = p
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default();
+    match ext.as_str() {
+        "traj" => true,
+        "md" => Format::detect(p, &head(p)) == Some(Format::Aider),
+        _ => false,
+    }
+}
+
+/// The first 64 KB of a file as text (a UTF-8 sequence cut at the end
+/// dropped); empty when it cannot be read.
+pub(super) fn head(p: &Path) -> String {
+    use std::io::Read;
+    let limit: u64 = 64 << 10;
+    let mut buf = Vec::new();
+    if let Ok(f) = std::fs::File::open(p) {
+        let _ = f.take(limit).read_to_end(&mut buf);
+    }
+    // A UTF-8 sequence cut at the end is not an error of the head.
+    match std::str::from_utf8(&buf) {
+        Ok(s) => s.to_owned(),
+        Err(e) => String::from_utf8_lossy(&buf[..e.valid_up_to()]).into_owned(),
+    }
+}
+
+/// What a path that is neither a regular file nor a folder is.
+fn special_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "FIFO";
+        }
+        if t.is_socket() {
+            return "socket";
+        }
+        if t.is_char_device() {
+            return "character device";
+        }
+        if t.is_block_device() {
+            return "block device";
+        }
+    }
+    if t.is_symlink() {
+        return "symbolic link";
+    }
+    "special file"
+}
