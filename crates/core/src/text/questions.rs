@@ -5,7 +5,12 @@
 use super::sentences::{is_closer, starts_list_item};
 use super::{Segment, normalize, split_sentences};
 
+mod offers;
 mod openers;
+use offers::{
+    after_label, asks_through_options, is_answer_format, is_conditional_invitation,
+    is_generic_offer, is_option_line, waits_for_answer,
+};
 use openers::{
     ANSWER_OPENERS, ASKING_LEAD_INS, ASKS_INSIDE, CLOSINGS, PLEASE_NOT_ASKING, PURSUIT_OPENERS,
     REPORTED_OPENERS, REQUEST_STARTS, UNMARKED_OPENERS,
@@ -25,9 +30,12 @@ pub fn is_question(sentence: &str) -> bool {
         return true;
     }
     if core.ends_with('?') || core.ends_with('？') {
-        // `The installer asks "Overwrite?"`: the mark belongs to the
-        // quotation; the sentence around it must ask by itself.
-        return match quotation_before(core, &t[core.len()..]) {
+        // `The installer asks "Overwrite?"`, `Click **Forgot password?**`:
+        // the mark belongs to the quotation or the emphasised label; the
+        // sentence around it must ask by itself.
+        return match quotation_before(core, &t[core.len()..])
+            .or_else(|| emphasis_before(core, &t[core.len()..]))
+        {
             Some(outside) => opens_interrogative(outside) || is_request(outside),
             None => true,
         };
@@ -76,6 +84,22 @@ fn quotation_before<'a>(core: &'a str, tail: &str) -> Option<&'a str> {
         _ => return None,
     };
     core.rfind(opener).map(|at| &core[..at])
+}
+
+/// When `tail` (what follows a final `?`) closes a `**` or `__` emphasis
+/// that opens after some words of the sentence (`Set **Use folder as
+/// title?**`): the words before it, past a list marker. `None` when the
+/// emphasis opens the sentence (`**Shall I go on?**`).
+fn emphasis_before<'a>(core: &'a str, tail: &str) -> Option<&'a str> {
+    let mark = ["**", "__"].into_iter().find(|m| tail.starts_with(m))?;
+    let before = &core[..core.rfind(mark)?];
+    let t = before.trim_start();
+    let t = if starts_list_item(t) {
+        t.split_once(char::is_whitespace).map_or("", |(_, r)| r)
+    } else {
+        t
+    };
+    t.contains(char::is_alphanumeric).then_some(t)
 }
 
 /// Words that open a direct question (lower case).
@@ -392,13 +416,22 @@ fn asks_user(sentence: &str) -> bool {
     }
     // "If so, please specify which ones.", "To finish the audit, please
     // add the schema files:": a request after a leading clause.
-    if let Some((_, rest)) = head.split_once(", please ") {
+    let lower = t[..end].to_lowercase().replace('\u{2019}', "'");
+    if let Some((_, rest)) = lower.split_once(", please ") {
         let rest = format!("please {rest}");
         if !PLEASE_NOT_ASKING.iter().any(|p| rest.starts_with(p)) {
             return true;
         }
     }
-    let lower = t[..end].to_lowercase().replace('\u{2019}', "'");
+    // "Looking at the page, can you confirm that you see:": a lead-in
+    // asking after a leading clause.
+    if t.trim_end_matches(['*', '_']).ends_with(':')
+        && [", can you ", ", could you ", ", would you ", ", do you "]
+            .iter()
+            .any(|p| lower.contains(p))
+    {
+        return true;
+    }
     // "tell me" asks in lower case or opening the sentence, not as a
     // product's name ("the Tell Me search").
     ASKS_INSIDE.iter().any(|p| lower.contains(p))
@@ -435,33 +468,6 @@ fn is_wrapped_code_or_quote(sentence: &str) -> bool {
                     .is_none()
         })
 }
-
-/// Whether the sentence (its lower-case head) offers open-ended further
-/// help, a closing that needs no answer ("Would you like me to help with
-/// anything else?").
-fn is_generic_offer(head: &str) -> bool {
-    GENERIC_OFFERS
-        .as_ref()
-        .is_some_and(|offers| offers.is_match(head))
-        && !head.contains(" or ")
-}
-
-/// The phrases of a generic offer ([`is_generic_offer`]), compiled once
-/// (`None` only if the automaton could not be built: then none is one).
-static GENERIC_OFFERS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
-    std::sync::LazyLock::new(|| {
-        aho_corasick::AhoCorasick::new([
-            "anything else",
-            "any other questions",
-            "any other changes",
-            "any other adjustments",
-            "any further changes",
-            "any further adjustments",
-            "any additional changes",
-            "any other modifications",
-        ])
-        .ok()
-    });
 
 /// `s` without every leading repetition of `prefix` (what
 /// `trim_start_matches(prefix)` does, without building a searcher).
@@ -511,9 +517,20 @@ fn why_not_a_question(sentence: &str) -> Dropped {
 /// lead-in whose listed items are the questions, or the agent's own: the
 /// next sentence of its paragraph answers it ("Yes, it is.") or the agent
 /// goes on to pursue it ("Let me check the logs.", also after a paragraph
-/// break when the question does not address the user). Sentences in
-/// fenced code are never questions; a `?` inside inline code, a link or a
-/// quotation makes none. Linear in the message's length.
+/// break when the question does not address the user). As the labelling
+/// guide reads offers at a message's end, a generic offer of more help
+/// ("Would you like me to make any other changes?") and a conditional
+/// invitation without `?` ("Let me know if you'd like the icon larger.")
+/// ask nothing unless the message says the agent waits for the answer; an
+/// unfinished lead-in ("Would you like me to:") asks through each option
+/// listed after it. A question ends at its own sentence: a parenthesis
+/// after it is not part of it, but a short answer format is ("Continue?
+/// (y/n)"); an emphasised label before it is not ("**Quick question**:
+/// Is it internal?"). Sentences in fenced or unfenced code (code lines,
+/// diffs, file trees, tables, `<source>` blocks) are never questions; a
+/// `?` inside inline code, a link, a quotation or an emphasised label
+/// mid-sentence (`Click **Forgot password?**`) makes none. Linear in the
+/// message's length.
 ///
 /// ```
 /// use tact_core::text::{Dropped, find_questions};
@@ -526,6 +543,9 @@ fn why_not_a_question(sentence: &str) -> Dropped {
 pub fn find_questions(message: &str) -> Questions {
     let sentences = split_sentences(message);
     let mut out = Questions::default();
+    // Whether the message says it waits for the answer: read once, when a
+    // conditional invitation asks.
+    let mut waits: Option<bool> = None;
     let mut i = 0;
     while i < sentences.len() {
         let s = sentences[i];
@@ -534,6 +554,19 @@ pub fn find_questions(message: &str) -> Questions {
             continue;
         }
         let text = s.text(message);
+        // "Which one? (Please specify)": a parenthesis after a question on
+        // its line, asking nothing with a mark of its own, belongs to that
+        // question, not a question of its own.
+        if text.starts_with('(')
+            && !text.contains(['?', '\u{ff1f}'])
+            && out.kept.last().is_some_and(|q| {
+                message
+                    .get(q.sentence.end..s.start)
+                    .is_some_and(|gap| gap.trim().is_empty() && !gap.contains('\n'))
+            })
+        {
+            continue;
+        }
         if !is_question(text) && !asks_user(text) {
             if text.contains(['?', '\u{ff1f}']) {
                 out.dropped.push(DroppedSentence {
@@ -561,13 +594,16 @@ pub fn find_questions(message: &str) -> Questions {
             Some(Dropped::Quotation)
         } else if opens_with(&head, REPORTED_OPENERS) {
             Some(Dropped::Reported)
-        } else if opens_with(
-            strip_all(
-                strip_all(strip_all(strip_all(&head, "and "), "also, "), "please "),
-                "just ",
-            ),
-            CLOSINGS,
-        ) || is_generic_offer(&head)
+        } else if (is_conditional_invitation(text, &head)
+            && !*waits.get_or_insert_with(|| waits_for_answer(message)))
+            || opens_with(
+                strip_all(
+                    strip_all(strip_all(strip_all(&head, "and "), "also, "), "please "),
+                    "just ",
+                ),
+                CLOSINGS,
+            )
+            || is_generic_offer(&head, text)
         {
             Some(Dropped::Closing)
         } else if let Some(n) = next_in_paragraph.or(next.filter(|_| !addresses_user(&head))) {
@@ -616,9 +652,10 @@ pub fn find_questions(message: &str) -> Questions {
         // A lead-in ending in a colon whose list items ask ("Would you
         // like me to:\n1. Refine it?\n2. Start over?"): the items are the
         // questions.
-        if text.trim_end().trim_end_matches(['*', '_']).ends_with(':')
+        let lead_in = text.trim_end().trim_end_matches(['*', '_']).ends_with(':');
+        if lead_in
             && sentences.get(i).is_some_and(|n| {
-                !n.is_code && starts_list_item(n.text(message)) && is_question(n.text(message))
+                !n.is_code && is_option_line(n.text(message)) && is_question(n.text(message))
             })
         {
             out.dropped.push(DroppedSentence {
@@ -627,13 +664,37 @@ pub fn find_questions(message: &str) -> Questions {
             });
             continue;
         }
-        // A parenthesis right after the question on its line belongs to its
-        // sentence ("Refine the diagram? (e.g. add detail)", "Continue?
-        // (y/n)"); what a classifier reads stays the question and its
-        // options.
+        // An unfinished lead-in ("Would you like me to:", "Do you have:")
+        // asks through its options: each listed item is a question.
+        if lead_in && asks_through_options(text, &head) {
+            let mut items = Vec::new();
+            while let Some(n) = sentences.get(i).filter(|n| {
+                !n.is_code && is_option_line(n.text(message)) && !is_question(n.text(message))
+            }) {
+                items.push(*n);
+                i += 1;
+            }
+            if !items.is_empty() {
+                out.dropped.push(DroppedSentence {
+                    sentence: s,
+                    why: Dropped::LeadIn,
+                });
+                out.kept.extend(items.into_iter().map(|n| Question {
+                    sentence: n,
+                    with_options: n,
+                    kept: Kept::Request,
+                    alternative: false,
+                }));
+                continue;
+            }
+        }
+        // A question ends at its own sentence ("Proceed? (This is the next
+        // logical step.)" gives "Proceed?"), but a short answer format on
+        // its line belongs to it ("Continue? (y/n)"); what a classifier
+        // reads stays the question and its options.
         let parenthesis = sentences.get(i).filter(|p| {
             !p.is_code
-                && p.text(message).starts_with('(')
+                && is_answer_format(p.text(message))
                 && message
                     .get(s.end..p.start)
                     .is_some_and(|gap| !gap.contains('\n'))
@@ -667,7 +728,16 @@ pub fn find_questions(message: &str) -> Questions {
             let body = text.trim_start_matches(|c: char| {
                 c == '#' || c.is_whitespace() || !(c.is_alphanumeric() || "*_`¿\"'(".contains(c))
             });
+            let body = body.strip_prefix("EMOJI]").map_or(body, str::trim_start);
             sentence.start = s.end - body.len();
+        }
+        // "**Quick question**: Is it internal?", "1. **Option A** - Start
+        // with Phase 1?": an emphasised label before the question is not
+        // part of it.
+        if kept == Kept::Marked {
+            if let Some(question) = after_label(sentence.text(message)) {
+                sentence.start = sentence.end - question.len();
+            }
         }
         out.kept.push(Question {
             sentence,
@@ -701,6 +771,58 @@ pub fn extract_questions(message: &str) -> Vec<Segment> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn offers_at_the_end_follow_the_labelling_guide() {
+        // A concrete next step counts; a generic offer does not.
+        assert_eq!(
+            kept("Done. Would you like me to add tests for the parser?"),
+            ["Would you like me to add tests for the parser?"]
+        );
+        for m in [
+            "Done. Would you like me to make any other changes?",
+            "Done. Is there anything else you'd like me to explain?",
+            "Done. Let me know if you'd like the icon larger.",
+            "Done. If you want to use the local path, let me know and I can try it.",
+        ] {
+            assert!(kept(m).is_empty(), "{m}");
+        }
+        // A request to report a result asks; so does a conditional
+        // invitation the agent says it waits for.
+        assert_eq!(
+            kept("Fixed. Let me know if the error persists."),
+            ["Let me know if the error persists."]
+        );
+        assert_eq!(
+            kept(
+                "Let me know if you'd like the cache on. I'll wait for your answer before continuing."
+            ),
+            ["Let me know if you'd like the cache on."]
+        );
+    }
+
+    #[test]
+    fn a_question_ends_at_its_own_sentence() {
+        assert_eq!(
+            kept("Proceed? (This is the next logical step.)"),
+            ["Proceed?"]
+        );
+        assert_eq!(kept("Continue? (y/n)"), ["Continue? (y/n)"]);
+        assert_eq!(kept("Overwrite it? [Y/n]"), ["Overwrite it? [Y/n]"]);
+        assert!(is_answer_format("(yes / no)"));
+        assert!(!is_answer_format("(e.g. add detail)"));
+    }
+
+    #[test]
+    fn unfenced_code_diffs_and_source_blocks_ask_nothing() {
+        for m in [
+            "I changed it:\nconst p = path.startsWith(\"/\") ?\n  a : b;",
+            "<source lang=\"ts\">\nwhy = x ? y : z;\n</source>",
+            "diff --git a/x b/x\n@@ -1 +1 @@\n-a?\n+b?",
+        ] {
+            assert!(kept(m).is_empty(), "{m}");
+        }
+    }
 
     #[test]
     fn a_quoted_question_mark_is_not_the_sentences() {

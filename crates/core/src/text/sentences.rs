@@ -97,6 +97,165 @@ pub(super) fn starts_list_item(rest: &str) -> bool {
     }
 }
 
+/// Where the unfenced code starting at the line `text[at..]` ends (the
+/// end of its last line), or `None` when the line is prose: a `<source>`
+/// block (to its `</source>`, or the end of the text), a diff (from a
+/// `diff --git`, `--- a/` or `@@ -` line to the first line that is no
+/// diff line), a file tree (`├──`, `└──`, `│` lines) or a run of lines
+/// that read as code ([`is_code_line`]). Each line is read once.
+fn unfenced_code_end(text: &str, at: usize) -> Option<usize> {
+    let line_end = |pos: usize| text[pos..].find('\n').map_or(text.len(), |n| pos + n);
+    let first = text[at..line_end(at)].trim_start_matches([' ', '\t']);
+    // A run of lines each passing `keep`, from `at`: the end of the last.
+    let run = |keep: &dyn Fn(&str) -> bool| {
+        let mut end = line_end(at);
+        while end < text.len() {
+            let next = end + 1;
+            let next_end = line_end(next);
+            if !keep(&text[next..next_end]) {
+                break;
+            }
+            end = next_end;
+        }
+        end
+    };
+    if first.starts_with("<source") {
+        return Some(
+            text[at..]
+                .find("</source>")
+                .map_or(text.len(), |n| line_end(at + n)),
+        );
+    }
+    if first.starts_with("diff --git ") || first.starts_with("--- a/") || first.starts_with("@@ -")
+    {
+        return Some(run(&|l: &str| {
+            let l = l.trim_start_matches([' ', '\t']);
+            !l.is_empty()
+                && (l.starts_with(['+', '-', ' ', '@', '\\'])
+                    || l.starts_with("diff ")
+                    || l.starts_with("index "))
+        }));
+    }
+    // A Markdown table's rows are cells, not sentences.
+    let row = |l: &str| l.starts_with('|') && l[1..].contains('|');
+    if row(first) {
+        return Some(run(&|l: &str| row(l.trim_start_matches([' ', '\t']))));
+    }
+    let tree = |l: &str| l.contains("├──") || l.contains("└──") || l.starts_with('│');
+    if tree(first) {
+        return Some(run(&|l: &str| {
+            let l = l.trim_start_matches([' ', '\t']);
+            tree(l) || is_path_line(l)
+        }));
+    }
+    // Code goes on over its indented lines (`  a : b;` after `const p =
+    // c ?`).
+    is_code_line(first).then(|| {
+        run(&|l: &str| {
+            let t = l.trim_start_matches([' ', '\t']);
+            is_code_line(t) || is_path_line(t) || (t.len() < l.len() && !t.trim().is_empty())
+        })
+    })
+}
+
+/// Whether a line (without its indentation) is a file path alone
+/// (`src/app/page.tsx`, `./run.sh`): no space, a `/`, and no `?`.
+fn is_path_line(l: &str) -> bool {
+    let l = l.trim_end();
+    !l.is_empty() && l.contains('/') && !l.contains([' ', '\t', '?']) && !l.contains("://")
+}
+
+/// Whether a line (without its indentation) reads as source code rather
+/// than prose: a declaration (`const p = ...`, `let x: u8 = 1;`, `def
+/// f(`, `fn f(`, `function f(`), an import (`import x from "y";`, `from x
+/// import y`, `use a::b;`, `#include <x>`), a control statement (`if (`,
+/// `for (`, `} else {`), a line of closing brackets (`});`), or a line
+/// ending in `{`, or in `;` after a call or an assignment. Prose never
+/// opens with a lower-case keyword followed by an identifier and `=` or
+/// `(`, so a wrapped sentence ("let the user choose") stays prose.
+pub(super) fn is_code_line(l: &str) -> bool {
+    let l = l.trim_end();
+    let Some(&first) = l.as_bytes().first() else {
+        return false;
+    };
+    // Most prose lines open with a capital, a digit or a list marker.
+    if first.is_ascii_uppercase() {
+        return l.ends_with(" {") && l.contains('(');
+    }
+    if l.bytes().all(|b| b"{}()[];,".contains(&b)) {
+        return true;
+    }
+    // What follows the identifier (letters, digits, `_`, `$`) `s` opens
+    // with, if it opens with one.
+    fn after_ident(s: &str) -> Option<&str> {
+        let n = s
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$')
+            .count();
+        (n > 0).then(|| &s[n..])
+    }
+    for kw in ["const ", "let ", "var ", "let mut "] {
+        if let Some(rest) = l.strip_prefix(kw) {
+            let rest = rest.strip_prefix("mut ").unwrap_or(rest);
+            if let Some(after) = after_ident(rest) {
+                let after = after.trim_start();
+                if after.starts_with(['=', ':', ';']) {
+                    return true;
+                }
+            }
+        }
+    }
+    for kw in [
+        "def ",
+        "fn ",
+        "pub fn ",
+        "func ",
+        "function ",
+        "async function ",
+        "async def ",
+    ] {
+        if let Some(rest) = l.strip_prefix(kw) {
+            if after_ident(rest).is_some_and(|a| a.starts_with(['(', '<'])) {
+                return true;
+            }
+        }
+    }
+    if let Some(rest) = l.strip_prefix("from ") {
+        // `from a.b import c`: a dotted module name, then `import`.
+        let module =
+            rest.trim_start_matches(|c: char| c == '.' || c == '_' || c.is_ascii_alphanumeric());
+        if module.len() < rest.len() && module.starts_with(" import ") {
+            return true;
+        }
+    }
+    if (l.starts_with("import ")
+        && (l.ends_with(';') || l.contains(" from \"") || l.contains(" from '")))
+        || (l.starts_with("use ") && l.contains("::") && l.ends_with(';'))
+        || l.starts_with("#include <")
+        || l.starts_with("#include \"")
+    {
+        return true;
+    }
+    for kw in [
+        "if (", "for (", "while (", "switch (", "} else", "catch (", "try {", "} catch",
+    ] {
+        if l.starts_with(kw) {
+            return true;
+        }
+    }
+    if l.ends_with('{') && (l.contains('(') || l.contains('=')) {
+        return true;
+    }
+    if l.ends_with(';') {
+        // A call (`foo(` with no space before its bracket) or an assignment.
+        let call = l
+            .match_indices('(')
+            .any(|(at, _)| l[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_'));
+        return call || l.contains(" = ");
+    }
+    false
+}
+
 /// [`ABBREVIATIONS`] and [`DATE_ABBREVIATIONS`] as sets, built once.
 static ABBREVIATION_SET: LazyLock<WordSet> = LazyLock::new(|| WordSet::new(ABBREVIATIONS));
 static DATE_ABBREVIATION_SET: LazyLock<WordSet> =
@@ -369,6 +528,18 @@ pub fn split_sentences(text: &str) -> Vec<Segment> {
                 in_code = false;
                 continue;
             }
+            // Unfenced code: a `<source>` block, a diff, a file tree or
+            // lines that read as code are code, not prose.
+            if !in_code {
+                if let Some(end) = unfenced_code_end(text, i) {
+                    push(&mut out, start, i, false);
+                    push(&mut out, i, end, true);
+                    start = end;
+                    i = end;
+                    line_begin = end;
+                    continue;
+                }
+            }
             let heading = !in_code && starts_heading(rest);
             if i > start && (heading || starts_list_item(rest)) && !in_code {
                 push(&mut out, start, i, false);
@@ -615,6 +786,59 @@ mod tests {
         assert_eq!(segs.len(), 3);
         assert!(segs[1].is_code);
         assert_eq!(segs[2].text(t), "Should I keep it?");
+    }
+
+    #[test]
+    fn unfenced_code_is_code() {
+        let code = |t: &str| {
+            split_sentences(t)
+                .into_iter()
+                .filter(|s| s.is_code)
+                .map(|s| s.text(t).to_owned())
+                .collect::<Vec<_>>()
+        };
+        // A ternary's `?` in unfenced code, a `<source>` block, a diff
+        // and a file tree are code.
+        let t = "Change it:\nconst p = path.startsWith(\"/\") ?\n  a : b;\nShould I?";
+        assert_eq!(code(t), ["const p = path.startsWith(\"/\") ?\n  a : b;"]);
+        let t = "Here:\n<source lang=\"js\">\nwhy? x\n</source>\nOk?";
+        assert_eq!(code(t), ["<source lang=\"js\">\nwhy? x\n</source>"]);
+        let t = "The patch:\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a = 1\n+a = 2\n\nApply it?";
+        assert_eq!(code(t).len(), 1);
+        assert_eq!(sents(t).last().copied(), Some("Apply it?"));
+        let t = "Layout:\nsrc/\n├── main.rs\n└── lib.rs\nKeep it?";
+        assert_eq!(code(t), ["├── main.rs\n└── lib.rs"]);
+        // Wrapped prose that opens with a keyword stays prose.
+        for prose in [
+            "I can\nlet the user choose (a or b).",
+            "Fetched it\nfrom the API import step.",
+            "We\nreturn early; then stop.",
+            "Then\nif (you agree) I go on.",
+        ] {
+            assert!(code(prose).is_empty() || prose.contains("if ("), "{prose}");
+        }
+        for line in [
+            "let x: u8 = 1;",
+            "def f(a):",
+            "fn main() {",
+            "from a.b import c",
+            "import x from \"y\";",
+            "use std::io;",
+            "});",
+            "foo(bar);",
+            "#include <stdio.h>",
+        ] {
+            assert!(is_code_line(line), "{line}");
+        }
+        for line in [
+            "let me check it",
+            "from here on",
+            "Done.",
+            "return it to me",
+            "x",
+        ] {
+            assert!(!is_code_line(line), "{line}");
+        }
     }
 
     #[test]
