@@ -16,7 +16,16 @@ use super::repo;
 /// Every sample log, sorted, with its detected format.
 fn samples() -> Vec<(PathBuf, Format)> {
     let mut out = Vec::new();
-    for dir in ["claude-code", "codex", "openhands", "swe-agent", "aider"] {
+    for dir in [
+        "claude-code",
+        "codex",
+        "openhands",
+        "swe-agent",
+        "aider",
+        "openhands-v1",
+        "mini-swe-agent",
+        "specstory",
+    ] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(repo("fixtures/logs").join(dir))
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -31,7 +40,7 @@ fn samples() -> Vec<(PathBuf, Format)> {
             out.push((f, format));
         }
     }
-    assert!(out.len() >= 10, "{out:?}");
+    assert!(out.len() >= 20, "{out:?}");
     out
 }
 
@@ -234,7 +243,7 @@ proptest! {
     /// names a line, never a panic.
     #[test]
     fn mutated_sample_lines_never_panic(
-        pick in 0usize..12,
+        pick in 0usize..64,
         cut in 0usize..4000,
         noise in "[\\[\\]{}\":,0-9a-z\\\\ ]{0,40}",
     ) {
@@ -255,7 +264,7 @@ proptest! {
     /// A live log's half-written last line is waited for: no error until
     /// its end arrives, whatever the split.
     #[test]
-    fn a_truncated_last_line_is_waited_for(pick in 0usize..12, cut in 1usize..3000) {
+    fn a_truncated_last_line_is_waited_for(pick in 0usize..64, cut in 1usize..3000) {
         let samples = samples();
         let (path, format) = &samples[pick % samples.len()];
         prop_assume!(format.is_line_based());
