@@ -80,8 +80,14 @@ pub(super) fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Resu
 
 /// Whether a file found in a folder may hold sessions: a `.json`,
 /// `.jsonl` or `.traj` file, or a `.md` file that starts as an Aider chat
-/// history (any other Markdown, a README say, is passed over silently).
+/// history or a SpecStory history (any other Markdown, a README say, is
+/// passed over silently). In a Cline task folder only
+/// `api_conversation_history.json` is read (`ui_messages.json` is the
+/// same task; the other files are not logs).
 fn is_candidate(p: &Path) -> bool {
+    if is_cline_companion(p) {
+        return false;
+    }
     if SessionFormat::of(p).is_some() {
         return true;
     }
@@ -92,9 +98,23 @@ fn is_candidate(p: &Path) -> bool {
         .unwrap_or_default();
     match ext.as_str() {
         "traj" => true,
-        "md" => Format::detect(p, &head(p)) == Some(Format::Aider),
+        "md" => matches!(
+            Format::detect(p, &head(p)),
+            Some(Format::Aider | Format::SpecStory)
+        ),
         _ => false,
     }
+}
+
+/// A file of a Cline task folder beside its `api_conversation_history.json`.
+fn is_cline_companion(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase());
+    matches!(
+        name.as_deref(),
+        Some("ui_messages.json" | "task_metadata.json" | "settings.json")
+    ) && p.with_file_name("api_conversation_history.json").is_file()
 }
 
 /// The first 64 KB of a file as text (a UTF-8 sequence cut at the end
