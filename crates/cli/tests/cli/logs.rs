@@ -22,7 +22,16 @@ fn repo(rel: &str) -> PathBuf {
 /// Every sample log (relative to the repository), sorted.
 fn samples() -> Vec<String> {
     let mut out = Vec::new();
-    for dir in ["aider", "claude-code", "codex", "openhands", "swe-agent"] {
+    for dir in [
+        "aider",
+        "claude-code",
+        "codex",
+        "mini-swe-agent",
+        "openhands",
+        "openhands-v1",
+        "specstory",
+        "swe-agent",
+    ] {
         let mut files: Vec<String> = std::fs::read_dir(repo("fixtures/logs").join(dir))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
