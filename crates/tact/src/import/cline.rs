@@ -29,6 +29,7 @@
 //! error` a failure of the last call; API requests, reasoning and
 //! checkpoints are skipped.
 
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -136,15 +137,20 @@ fn without(s: &str, tag: &str) -> String {
     out
 }
 
-/// The child tags of a tool block as parameters.
+/// The child tags of a tool block as parameters (a tag with no closing
+/// tag after it is searched for once: linear).
 fn params_of(body: &str) -> Map<String, Value> {
     let mut params = Map::new();
+    let mut unclosed: HashSet<&str> = HashSet::new();
     let mut rest = body;
     while let Some(open) = rest.find('<') {
         let after = &rest[open + 1..];
         let Some(gt) = after.find('>') else { break };
         let name = &after[..gt];
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+        if name.is_empty()
+            || !name.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+            || unclosed.contains(name)
+        {
             rest = after;
             continue;
         }
@@ -156,7 +162,10 @@ fn params_of(body: &str) -> Map<String, Value> {
                 params.insert(name.to_owned(), Value::String(value.to_owned()));
                 rest = &value_start[end + close.len()..];
             }
-            None => rest = value_start,
+            None => {
+                unclosed.insert(name);
+                rest = value_start;
+            }
         }
     }
     params
@@ -200,9 +209,13 @@ impl Api {
         if let Some(ts) = m.get("ts").and_then(Value::as_i64) {
             sink.meta.time(Some(&ts.to_string()));
         }
-        let blocks: Vec<Value> = match m.get("content") {
-            Some(Value::String(s)) => vec![json!({"type": "text", "text": s})],
-            Some(Value::Array(a)) => a.clone(),
+        let one;
+        let blocks: &[Value] = match m.get("content") {
+            Some(Value::String(s)) => {
+                one = [json!({"type": "text", "text": s})];
+                &one
+            }
+            Some(Value::Array(a)) => a,
             _ => {
                 sink.meta.skipped += 1;
                 return;
@@ -218,7 +231,7 @@ impl Api {
         }
         match str_at(m, "role") {
             Some("assistant") => {
-                for b in &blocks {
+                for b in blocks {
                     match str_at(b, "type") {
                         Some("text") => self.assistant_text(str_at(b, "text").unwrap_or(""), sink),
                         Some("tool_use") => {
@@ -231,7 +244,7 @@ impl Api {
                     }
                 }
             }
-            _ => self.user(&blocks, sink),
+            _ => self.user(blocks, sink),
         }
     }
 
@@ -270,17 +283,24 @@ impl Api {
             sink.asm.assistant(&text);
             return;
         };
+        // Tags with no closing tag after the point they were looked for
+        // from: none later either, so each is searched for once (linear).
+        let mut unclosed: HashSet<String> = HashSet::new();
         let mut rest = text.as_str();
         loop {
             let found = re.captures_iter(rest).find_map(|c| {
                 let name = c.get(1)?.as_str();
-                if NOT_TOOLS.contains(&name) {
+                if NOT_TOOLS.contains(&name) || unclosed.contains(name) {
                     return None;
                 }
                 let close = format!("</{name}>");
                 let start = c.get(0)?.start();
                 let body_start = c.get(0)?.end();
-                let end = rest[body_start..].find(&close)? + body_start;
+                let Some(end) = rest[body_start..].find(&close) else {
+                    unclosed.insert(name.to_owned());
+                    return None;
+                };
+                let end = end + body_start;
                 Some((name.to_owned(), start, body_start, end, end + close.len()))
             });
             let Some((name, start, body_start, end, after)) = found else {

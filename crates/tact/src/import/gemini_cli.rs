@@ -23,7 +23,7 @@
 //! recorded call failed when its `status` is `error` or `cancelled`; a
 //! function response failed when it carries an `error`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 use serde_json::Value;
 
@@ -64,13 +64,10 @@ pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
                 checkpoint(h, sink);
             } else if looks_like_record(&v) || v.get("messages").is_some() {
                 session_meta(&v, sink);
-                let messages = v
-                    .get("messages")
-                    .and_then(Value::as_array)
-                    .cloned()
-                    .unwrap_or_default();
-                for m in &messages {
-                    message(m, sink);
+                if let Some(messages) = v.get("messages").and_then(Value::as_array) {
+                    for m in messages {
+                        message(m, sink);
+                    }
                 }
             } else {
                 return Err(ImportError::new(
@@ -90,6 +87,7 @@ pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
             // JSON Lines: one record a line.
             let mut order: Vec<String> = Vec::new();
             let mut by_id: HashMap<String, Value> = HashMap::new();
+            let mut position: HashMap<String, usize> = HashMap::new();
             let mut saw_line = false;
             for (i, line) in text.lines().enumerate() {
                 let t = line.trim();
@@ -105,9 +103,11 @@ pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
                 })?;
                 saw_line = true;
                 if let Some(to) = str_at(&v, "$rewindTo") {
-                    if let Some(at) = order.iter().position(|id| id == to) {
+                    // Each message is dropped at most once: linear.
+                    if let Some(at) = position.get(to).copied() {
                         for id in order.drain(at..) {
                             by_id.remove(&id);
+                            position.remove(&id);
                         }
                     }
                     sink.meta.skipped += 1;
@@ -116,6 +116,7 @@ pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
                 } else if let Some(id) = str_at(&v, "id").filter(|_| v.get("type").is_some()) {
                     let id = id.to_owned();
                     if by_id.insert(id.clone(), v).is_none() {
+                        position.insert(id.clone(), order.len());
                         order.push(id);
                     }
                 } else if looks_like_record(&v) {
@@ -215,19 +216,24 @@ fn response_text(r: &Value) -> String {
     }
 }
 
+/// The text parts of a part list that are not thoughts.
+fn parts_text(parts: &[Value]) -> String {
+    parts
+        .iter()
+        .filter(|p| p.get("thought").and_then(Value::as_bool) != Some(true))
+        .filter_map(|p| match p {
+            Value::String(s) => Some(s.as_str()),
+            other => str_at(other, "text"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
 /// Text of a content value: a string, a part, or a part list (text parts
 /// that are not thoughts).
 fn content_text(v: &Value) -> String {
     match v {
-        Value::Array(parts) => parts
-            .iter()
-            .filter(|p| p.get("thought").and_then(Value::as_bool) != Some(true))
-            .filter_map(|p| match p {
-                Value::String(s) => Some(s.as_str()),
-                other => str_at(other, "text"),
-            })
-            .collect::<Vec<_>>()
-            .join("\n\n"),
+        Value::Array(parts) => parts_text(parts),
         Value::Object(_) => str_at(v, "text").unwrap_or("").to_owned(),
         other => text_of(other),
     }
@@ -235,7 +241,7 @@ fn content_text(v: &Value) -> String {
 
 /// A checkpoint's contents.
 fn checkpoint(contents: &[Value], sink: &mut Sink) {
-    let mut open_by_name: HashMap<String, Vec<String>> = HashMap::new();
+    let mut open_by_name: HashMap<String, VecDeque<String>> = HashMap::new();
     let mut calls = 0usize;
     for (i, c) in contents.iter().enumerate() {
         let Some(parts) = c.get("parts").and_then(Value::as_array) else {
@@ -246,7 +252,7 @@ fn checkpoint(contents: &[Value], sink: &mut Sink) {
         let group = format!("c{i}");
         match str_at(c, "role") {
             Some("model") => {
-                let text = content_text(&Value::Array(parts.clone()));
+                let text = parts_text(parts);
                 if text.trim() != CONTEXT_ACK {
                     sink.asm.assistant(&text);
                 }
@@ -262,7 +268,7 @@ fn checkpoint(contents: &[Value], sink: &mut Sink) {
                     open_by_name
                         .entry(name.to_owned())
                         .or_default()
-                        .push(id.clone());
+                        .push_back(id.clone());
                     let args = fc.get("args").cloned().unwrap_or(Value::Null);
                     sink.asm.call(Some(&id), name, args, Some(&group));
                 }
@@ -272,13 +278,7 @@ fn checkpoint(contents: &[Value], sink: &mut Sink) {
                 for p in parts {
                     if let Some(fr) = p.get("functionResponse") {
                         let name = str_at(fr, "name").unwrap_or("");
-                        let by_name = open_by_name.get_mut(name).and_then(|ids| {
-                            if ids.is_empty() {
-                                None
-                            } else {
-                                Some(ids.remove(0))
-                            }
-                        });
+                        let by_name = open_by_name.get_mut(name).and_then(VecDeque::pop_front);
                         let id = str_at(fr, "id").map(str::to_owned).or(by_name);
                         let r = fr.get("response").unwrap_or(&Value::Null);
                         let ok = r.get("error").is_none();
