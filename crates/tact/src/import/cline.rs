@@ -82,8 +82,7 @@ static RESULT: LazyLock<Option<Regex>> =
 /// Reads a whole task file.
 pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
     let source = sink.source.clone();
-    let v: Value = serde_json::from_str(text)
-        .map_err(|e| ImportError::new(&source, e.line(), format!("not valid JSON: {e}")))?;
+    let v = super::parse_document(text, &source)?;
     let Value::Array(items) = v else {
         return Err(ImportError::new(
             &source,

@@ -62,8 +62,7 @@ fn failed(output: &str, extra: Option<&Value>) -> bool {
 /// Reads a whole trajectory.
 pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
     let source = sink.source.clone();
-    let v: Value = serde_json::from_str(text)
-        .map_err(|e| ImportError::new(&source, e.line(), format!("not valid JSON: {e}")))?;
+    let v = super::parse_document(text, &source)?;
     let Some(messages) = v.get("messages").and_then(Value::as_array) else {
         return Err(ImportError::new(
             &source,

@@ -629,6 +629,13 @@ impl LineParser {
     }
 }
 
+/// A one-document log parsed as JSON, or the error naming its source and
+/// the line where it stops being JSON.
+pub(crate) fn parse_document(text: &str, source: &str) -> Result<serde_json::Value, ImportError> {
+    serde_json::from_str(text)
+        .map_err(|e| ImportError::new(source, e.line(), format!("not valid JSON: {e}")))
+}
+
 /// A JSON value's string at `key`, if it is one.
 pub(crate) fn str_at<'a>(v: &'a serde_json::Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(serde_json::Value::as_str)

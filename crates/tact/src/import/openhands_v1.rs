@@ -54,8 +54,7 @@ pub(crate) fn array_looks_like(t: &str) -> bool {
 /// Reads a JSON array of events.
 pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
     let source = sink.source.clone();
-    let v: Value = serde_json::from_str(text)
-        .map_err(|e| ImportError::new(&source, e.line(), format!("not valid JSON: {e}")))?;
+    let v = super::parse_document(text, &source)?;
     let Value::Array(events) = v else {
         return Err(ImportError::new(
             &source,
