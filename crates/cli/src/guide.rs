@@ -92,6 +92,14 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         .format
         .or_else(|| tact::import::Format::detect(path, &text))
     {
+        // One event file of an OpenHands V1 conversation: the whole
+        // conversation (its folder's event files, in order).
+        Some(format @ tact::import::Format::OpenHandsV1) if tact::import::is_event_file(path) => {
+            let bytes = tact::import::conversation_events(path, 1 << 30)
+                .with_context(|| format!("cannot read the events beside {source}"))?;
+            let text = tact_core::dataset::decode_text(&source, bytes)?;
+            run_guide_log(&source, &text, format, args.mode, args.json, out)
+        }
         Some(format) => run_guide_log(&source, &text, format, args.mode, args.json, out),
         None => {
             ensure_native(&source, &text)?;

@@ -554,3 +554,40 @@ fn files_that_are_no_known_log_get_one_error_naming_the_formats_tried() {
     }
     assert_eq!((report.read, report.stored()), (4, 2), "{errors:?}");
 }
+
+/// An OpenHands V1 conversation folder as the SDK writes it (`base_state.json`
+/// and one event a file under `events/`), here the real sample split back
+/// into its files: one session, the same as the joined log, and
+/// `base_state.json` passed over.
+#[test]
+fn an_openhands_v1_conversation_folder_is_one_session() {
+    use tact::import::{Format, import_text};
+    let dir = scratch("openhands-v1");
+    let events = dir.join("conv/events");
+    std::fs::create_dir_all(&events).unwrap();
+    std::fs::write(dir.join("conv/base_state.json"), "{\"id\":\"c1\"}").unwrap();
+    let joined =
+        std::fs::read_to_string(repo("fixtures/logs/openhands-v1/confirmation_mode.jsonl"))
+            .unwrap();
+    for (i, line) in joined.lines().enumerate() {
+        std::fs::write(events.join(format!("event-{i:05}-e{i}.json")), line).unwrap();
+    }
+    let mut job = Job::builder()
+        .store(Store::open_in_memory().unwrap())
+        .build()
+        .unwrap();
+    let report = job.run_path(&dir, |_| {}).unwrap();
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!((report.read, report.stored()), (1, 1));
+    let whole = import_text(Format::OpenHandsV1, &joined, "c").unwrap();
+    let first = events.join("event-00000-e0.json");
+    let bytes = tact::import::conversation_events(&first, 1 << 20).unwrap();
+    let folder = import_text(
+        Format::OpenHandsV1,
+        std::str::from_utf8(&bytes).unwrap(),
+        "c",
+    )
+    .unwrap();
+    assert_eq!(folder.turns, whole.turns);
+    assert_eq!(whole.turns.len(), 3);
+}

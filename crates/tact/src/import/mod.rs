@@ -629,6 +629,20 @@ impl LineParser {
     }
 }
 
+/// Whether `path` is one event file of an OpenHands V1 conversation
+/// folder (`events/event-NNNNN-<id>.json`): a folder walk reads the first
+/// of a folder as the whole conversation ([`conversation_events`]).
+pub fn is_event_file(path: &Path) -> bool {
+    openhands_v1::is_event_file(path)
+}
+
+/// The event files of the OpenHands V1 conversation folder of `path`,
+/// in order, joined one a line (the conversation as one log; a line of an
+/// error is the number of the event); more than `limit` bytes is an error.
+pub fn conversation_events(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
+    openhands_v1::conversation_events(path, limit)
+}
+
 /// A one-document log parsed as JSON, or the error naming its source and
 /// the line where it stops being JSON.
 pub(crate) fn parse_document(text: &str, source: &str) -> Result<serde_json::Value, ImportError> {

@@ -51,6 +51,48 @@ pub(crate) fn array_looks_like(t: &str) -> bool {
         && KINDS.iter().any(|k| head.contains(&format!("\"{k}\"")))
 }
 
+/// Whether `path` is one event file of a V1 conversation folder
+/// (`events/event-NNNNN-<id>.json`).
+pub(crate) fn is_event_file(path: &std::path::Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let Some(rest) = name.strip_prefix("event-") else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && rest[digits..].starts_with('-') && name.ends_with(".json")
+}
+
+/// The event files of the folder of `path`, sorted (their numbers order
+/// them), joined one a line: the conversation as one log. More than
+/// `limit` bytes is an error, as a file that large would be.
+pub(crate) fn conversation_events(
+    path: &std::path::Path,
+    limit: usize,
+) -> std::io::Result<Vec<u8>> {
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| is_event_file(p) && p.is_file())
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let bytes = std::fs::read(&f)?;
+        if out.len() + bytes.len() + 1 > limit {
+            return Err(std::io::Error::other(format!(
+                "the conversation's events are larger than {limit} bytes"
+            )));
+        }
+        out.extend_from_slice(bytes.strip_suffix(b"\n").unwrap_or(&bytes));
+        out.push(b'\n');
+    }
+    Ok(out)
+}
+
 /// Reads a JSON array of events.
 pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
     let source = sink.source.clone();

@@ -75,6 +75,12 @@ pub(super) fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Resu
         }
     }
     files.sort();
+    // An OpenHands V1 conversation folder is one log: its first event
+    // file stands for all of them.
+    let mut conversations = std::collections::HashSet::new();
+    files.retain(|f| {
+        !crate::import::is_event_file(f) || conversations.insert(f.parent().map(Path::to_owned))
+    });
     Ok(files)
 }
 
@@ -83,7 +89,8 @@ pub(super) fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Resu
 /// history or a SpecStory history (any other Markdown, a README say, is
 /// passed over silently). In a Cline task folder only
 /// `api_conversation_history.json` is read (`ui_messages.json` is the
-/// same task; the other files are not logs).
+/// same task; the other files are not logs); an OpenHands V1
+/// conversation's `base_state.json` is not a log either.
 fn is_candidate(p: &Path) -> bool {
     if is_cline_companion(p) {
         return false;
@@ -106,15 +113,17 @@ fn is_candidate(p: &Path) -> bool {
     }
 }
 
-/// A file of a Cline task folder beside its `api_conversation_history.json`.
+/// A file of a Cline task folder beside its `api_conversation_history.json`,
+/// or an OpenHands V1 conversation's `base_state.json` beside its `events/`.
 fn is_cline_companion(p: &Path) -> bool {
     let name = p
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase());
-    matches!(
+    let cline = matches!(
         name.as_deref(),
         Some("ui_messages.json" | "task_metadata.json" | "settings.json")
-    ) && p.with_file_name("api_conversation_history.json").is_file()
+    ) && p.with_file_name("api_conversation_history.json").is_file();
+    cline || (name.as_deref() == Some("base_state.json") && p.with_file_name("events").is_dir())
 }
 
 /// The first 64 KB of a file as text (a UTF-8 sequence cut at the end

@@ -667,6 +667,10 @@ impl Job {
                 progress(tally);
                 return Ok(());
             }
+            // An OpenHands V1 conversation: its folder's event files, one log.
+            Ok(_) if format == Format::OpenHandsV1 && crate::import::is_event_file(file) => {
+                crate::import::conversation_events(file, limit)
+            }
             Ok(_) => std::fs::read(file),
             Err(e) => Err(e),
         };
