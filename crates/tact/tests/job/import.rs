@@ -269,12 +269,13 @@ fn adversarial(format: Format, k: usize) -> String {
 }
 
 /// Import time grows linearly with the log: 16 times the adversarial input
-/// takes well under 16 squared times as long (best of three runs each; a
-/// quadratic reader takes about 200 times as long).
+/// takes well under 16 squared times as long (best of five runs each, the
+/// lowest of three ratios; under 160 times: a quadratic reader takes about
+/// 220 to 256 times as long, a linear one 16 to 30 on a loaded machine).
 #[test]
 fn import_time_is_linear_in_the_log_s_size() {
     let time = |format: Format, text: &str| {
-        (0..3)
+        (0..5)
             .map(|_| {
                 let at = std::time::Instant::now();
                 let _ = import_text(format, text, "big");
@@ -293,7 +294,7 @@ fn import_time_is_linear_in_the_log_s_size() {
             .map(|_| time(format, &large) / time(format, &small).max(1e-6))
             .fold(f64::MAX, f64::min);
         assert!(
-            ratio < size * 6.0,
+            ratio < size * 10.0,
             "{format}: {} bytes took {ratio:.1} times as long as {} bytes",
             large.len(),
             small.len()
