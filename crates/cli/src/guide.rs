@@ -34,7 +34,8 @@ pub struct GuideArgs {
     #[arg(long)]
     pub follow: bool,
     /// Read FILE (or stdin) as this agent's log format: claude-code,
-    /// codex, openhands, swe-agent, aider (detected by content without).
+    /// codex, openhands, swe-agent, aider, openhands-v1, mini-swe-agent,
+    /// cline, gemini-cli, specstory (detected by content without).
     #[arg(long, value_name = "NAME")]
     pub format: Option<tact::import::Format>,
     /// With --follow: `headless` (whole run) or `interactive` (windows
@@ -91,9 +92,39 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         .format
         .or_else(|| tact::import::Format::detect(path, &text))
     {
+        // One event file of an OpenHands V1 conversation: the whole
+        // conversation (its folder's event files, in order).
+        Some(format @ tact::import::Format::OpenHandsV1) if tact::import::is_event_file(path) => {
+            let bytes = tact::import::conversation_events(path, 1 << 30)
+                .with_context(|| format!("cannot read the events beside {source}"))?;
+            let text = tact_core::dataset::decode_text(&source, bytes)?;
+            run_guide_log(&source, &text, format, args.mode, args.json, out)
+        }
         Some(format) => run_guide_log(&source, &text, format, args.mode, args.json, out),
-        None => run_guide(&source, &text, args.json, out),
+        None => {
+            ensure_native(&source, &text)?;
+            run_guide(&source, &text, args.json, out)
+        }
     }
+}
+
+/// The keys of tact's own trajectories (an object, events, or JSON Lines
+/// of either): a file no log format claims is read as one when its first
+/// record has one of them.
+const NATIVE_KEYS: [&str; 5] = ["events", "type", "trajectory", "expect", "mode"];
+
+/// A file that is no known agent log must be tact's own trajectory (or
+/// empty, as a live log may be): else one error naming the formats tried,
+/// not one warning per line.
+fn ensure_native(source: &str, text: &str) -> Result<()> {
+    let content = text
+        .lines()
+        .map(str::trim)
+        .any(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'));
+    if content && !tact::import::first_record_has_key(text, &NATIVE_KEYS) {
+        return Err(tact::import::not_a_known_log(source).into());
+    }
+    Ok(())
 }
 
 /// `tact guide FILE` on an agent's log: the log imported, its events (each
@@ -243,6 +274,10 @@ pub fn follow_file(
         }
     };
     let Some(format) = format else {
+        let mut head = Vec::new();
+        (&mut file).take(64 << 10).read_to_end(&mut head)?;
+        file.seek(SeekFrom::Start(0))?;
+        ensure_native(&source, &String::from_utf8_lossy(&head))?;
         return follow(std::io::BufReader::new(Tail { file }), mode, json, out, err);
     };
     let mut guide = Guide::new(mode);

@@ -15,9 +15,11 @@ use tact::job::{Config, Job, Progress, Report};
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
     /// A session file (`.json`: one session; `.jsonl`: one per line), an
-    /// agent's log (Claude Code, Codex, OpenHands, SWE-agent `.traj`,
-    /// Aider `.md`, detected by content) or a folder, walked recursively
-    /// (other files and hidden entries are skipped).
+    /// agent's log (Claude Code, Codex, OpenHands V0 and V1, SWE-agent
+    /// `.traj`, mini-swe-agent `.traj.json`, Aider and SpecStory `.md`,
+    /// Cline task files, Gemini CLI chats, detected by content) or a
+    /// folder, walked recursively (other files and hidden entries are
+    /// skipped; a file that is neither a log nor a session is one error).
     pub path: PathBuf,
     /// The trajectory store: a path (created on first use), sqlite://PATH,
     /// or a PostgreSQL URL (postgres://USER@HOST/DB, or libpq's
@@ -33,7 +35,8 @@ pub struct RunArgs {
     #[command(flatten)]
     pub llm: crate::llm::LlmArgs,
     /// Read agent logs as this format instead of detecting it:
-    /// claude-code, codex, openhands, swe-agent, aider.
+    /// claude-code, codex, openhands, swe-agent, aider, openhands-v1,
+    /// mini-swe-agent, cline, gemini-cli, specstory.
     #[arg(long, value_name = "NAME")]
     pub format: Option<tact::import::Format>,
     /// For imported logs: the spec (else the task id, the session id or

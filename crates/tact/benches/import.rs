@@ -1,6 +1,9 @@
 //! Criterion bench of agent-log import in MB/s per format: each sample of
 //! `fixtures/logs` (the largest of each format) repeated to about 4 MB and
-//! imported whole (`import_text`), as `tact run` reads a log.
+//! imported whole (`import_text`), as `tact run` reads a log. Cline and
+//! Gemini CLI have no sample in `fixtures/logs`: their logs are built here
+//! from a task of a question, a file read, an edit and a command in each
+//! format's shape, repeated to the same size.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -27,6 +30,7 @@ fn four_mb(rel: &str, format: Format) -> String {
             }
             serde_json::to_string(&all).unwrap_or_default()
         }
+        Format::MiniSweAgent => repeat_list(&text, "messages", target),
         Format::SweAgent => {
             let mut v: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
             let steps = v["trajectory"].as_array().cloned().unwrap_or_default();
@@ -48,6 +52,69 @@ fn four_mb(rel: &str, format: Format) -> String {
             s
         }
     }
+}
+
+/// A document whose list at `key` is repeated to about `target` bytes.
+fn repeat_list(text: &str, key: &str, target: usize) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+    let items = v[key].as_array().cloned().unwrap_or_default();
+    let mut all = Vec::new();
+    while all.len() * (text.len() / items.len().max(1)) < target && !items.is_empty() {
+        all.extend(items.iter().cloned());
+    }
+    v[key] = serde_json::Value::Array(all);
+    v.to_string()
+}
+
+/// A Cline `api_conversation_history.json` of about `target` bytes: a
+/// task, an XML `read_file`, `replace_in_file` and `execute_command` with
+/// their results, a follow-up question and its answer, repeated.
+fn cline(target: usize) -> String {
+    let file = "export function add(a: number, b: number) {\n  return a + b;\n}\n".repeat(12);
+    let round = serde_json::json!([
+        {"role": "user", "content": [{"type": "text", "text": "<task>\nAdd a subtract function to src/math.ts and test it.\n</task>"}, {"type": "text", "text": "<environment_details>\n# VSCode Visible Files\nsrc/math.ts\n</environment_details>"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "<thinking>Read the file first.</thinking>\nI'll read the module.\n<read_file>\n<path>src/math.ts</path>\n</read_file>"}]},
+        {"role": "user", "content": [{"type": "text", "text": "[read_file for 'src/math.ts'] Result:"}, {"type": "text", "text": file}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "<replace_in_file>\n<path>src/math.ts</path>\n<diff>\n------- SEARCH\nexport function add\n=======\nexport function subtract(a: number, b: number) { return a - b; }\nexport function add\n+++++++ REPLACE\n</diff>\n</replace_in_file>"}]},
+        {"role": "user", "content": [{"type": "text", "text": "[replace_in_file for 'src/math.ts'] Result:"}, {"type": "text", "text": "The content was successfully saved to src/math.ts."}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "<execute_command>\n<command>npm test</command>\n<requires_approval>false</requires_approval>\n</execute_command>"}]},
+        {"role": "user", "content": [{"type": "text", "text": "[execute_command for 'npm test'] Result:"}, {"type": "text", "text": "Command executed.\nOutput:\n12 passing"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "<ask_followup_question>\n<question>Should subtract also accept bigints?</question>\n<options>[\"Yes\", \"No\"]</options>\n</ask_followup_question>"}]},
+        {"role": "user", "content": [{"type": "text", "text": "[ask_followup_question for 'Should subtract also accept bigints?'] Result:"}, {"type": "text", "text": "<answer>\nNo\n</answer>"}]}
+    ]);
+    let items = round.as_array().cloned().unwrap_or_default();
+    let size = round.to_string().len().max(1);
+    let mut all = Vec::new();
+    while all.len() / items.len().max(1) * size < target {
+        all.extend(items.iter().cloned());
+    }
+    serde_json::Value::Array(all).to_string()
+}
+
+/// A Gemini CLI recorded session of about `target` bytes: a prompt, a
+/// reply with a `read_file` and a `run_shell_command` call and their
+/// results, and the answer, repeated.
+fn gemini(target: usize) -> String {
+    let file = "def add(a, b):\n    return a + b\n".repeat(24);
+    let mut messages = Vec::new();
+    let mut size = 0;
+    let mut k = 0;
+    while size < target {
+        let round = serde_json::json!([
+            {"id": format!("u{k}"), "timestamp": "2025-10-18T14:57:28.974Z", "type": "user", "content": "Add a subtract function to math.py and run the tests."},
+            {"id": format!("g{k}"), "timestamp": "2025-10-18T14:57:31.000Z", "type": "gemini", "content": "I'll read math.py first.", "model": "gemini-2.5-pro",
+             "toolCalls": [
+                {"id": format!("read-{k}"), "name": "read_file", "args": {"absolute_path": "/work/math.py"}, "status": "success", "timestamp": "2025-10-18T14:57:32.000Z",
+                 "result": [{"functionResponse": {"id": format!("read-{k}"), "name": "read_file", "response": {"output": file}}}], "resultDisplay": ""},
+                {"id": format!("shell-{k}"), "name": "run_shell_command", "args": {"command": "pytest -q"}, "status": "error", "timestamp": "2025-10-18T14:57:35.000Z",
+                 "result": [{"functionResponse": {"id": format!("shell-{k}"), "name": "run_shell_command", "response": {"error": "1 failed"}}}], "resultDisplay": "1 failed"}]},
+            {"id": format!("a{k}"), "timestamp": "2025-10-18T14:57:40.000Z", "type": "gemini", "content": "One test fails. Should subtract round floats?", "model": "gemini-2.5-pro"}
+        ]);
+        size += round.to_string().len();
+        messages.extend(round.as_array().cloned().unwrap_or_default());
+        k += 1;
+    }
+    serde_json::json!({"sessionId": "s", "projectHash": "h", "startTime": "2025-10-18T14:57:28.974Z", "messages": messages}).to_string()
 }
 
 fn import(c: &mut Criterion) {
@@ -72,11 +139,29 @@ fn import(c: &mut Criterion) {
             Format::Aider,
             "fixtures/logs/aider/mozgoslav.aider.chat.history.md",
         ),
+        (
+            Format::OpenHandsV1,
+            "fixtures/logs/openhands-v1/cli447_hi_followup_iterative_case_a.jsonl",
+        ),
+        (
+            Format::MiniSweAgent,
+            "fixtures/logs/mini-swe-agent/django__django-16255.traj.json",
+        ),
+        (
+            Format::SpecStory,
+            "fixtures/logs/specstory/resolving-typescript-process-error.md",
+        ),
+        (Format::Cline, ""),
+        (Format::GeminiCli, ""),
     ];
     let mut group = c.benchmark_group("import");
     group.sample_size(20);
     for (format, rel) in inputs {
-        let text = four_mb(rel, format);
+        let text = match format {
+            Format::Cline => cline(4 << 20),
+            Format::GeminiCli => gemini(4 << 20),
+            _ => four_mb(rel, format),
+        };
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_with_input(
             BenchmarkId::new("import_text", format.name()),

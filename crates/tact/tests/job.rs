@@ -506,3 +506,88 @@ proptest::proptest! {
         proptest::prop_assert!(stored.session.turns[0].response.len() <= max_message);
     }
 }
+
+/// A folder of agent logs with comment lines before their first record,
+/// a Cline task folder and files that are no log: each log is imported,
+/// the task folder's companions passed over, and each other file is ONE
+/// error naming the formats tried (not a warning per line).
+#[test]
+fn files_that_are_no_known_log_get_one_error_naming_the_formats_tried() {
+    let dir = scratch("unknown");
+    std::fs::write(
+        dir.join("claude.jsonl"),
+        "\n// exported\n{\"type\":\"user\",\"sessionId\":\"s1\",\"message\":{\"role\":\"user\",\"content\":\"Add a cache.\"}}\n{\"type\":\"assistant\",\"sessionId\":\"s1\",\"message\":{\"id\":\"m1\",\"model\":\"claude-x\",\"role\":\"assistant\",\"content\":[{\"type\":\"text\",\"text\":\"Redis or in-process?\"}]}}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("package.json"),
+        "{\"name\":\"x\",\"version\":\"1.0.0\"}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("table.jsonl"), "a,b\n1,2\n3,4\n5,6\n").unwrap();
+    let task = dir.join("task");
+    std::fs::create_dir_all(&task).unwrap();
+    std::fs::write(
+        task.join("api_conversation_history.json"),
+        r#"[{"role":"user","content":[{"type":"text","text":"<task>\nAdd a cache.\n</task>"}]},{"role":"assistant","content":[{"type":"text","text":"<ask_followup_question>\n<question>Redis or in-process?</question>\n</ask_followup_question>"}]}]"#,
+    )
+    .unwrap();
+    std::fs::write(task.join("ui_messages.json"), "[]").unwrap();
+    std::fs::write(task.join("task_metadata.json"), "{\"files_in_context\":[]}").unwrap();
+    let mut job = Job::builder()
+        .store(Store::open_in_memory().unwrap())
+        .build()
+        .unwrap();
+    let report = job.run_path(&dir, |_| {}).unwrap();
+    let mut errors: Vec<String> = report.errors.iter().map(ToString::to_string).collect();
+    errors.sort();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    for (e, file) in errors.iter().zip(["package.json", "table.jsonl"]) {
+        assert!(
+            e.ends_with(&format!(
+                "{}:1: not a known agent log; tried: claude-code, codex, openhands, swe-agent, \
+                 aider, openhands-v1, mini-swe-agent, cline, gemini-cli, specstory",
+                dir.join(file).display()
+            )),
+            "{e}"
+        );
+    }
+    assert_eq!((report.read, report.stored()), (4, 2), "{errors:?}");
+}
+
+/// An OpenHands V1 conversation folder as the SDK writes it (`base_state.json`
+/// and one event a file under `events/`), here the real sample split back
+/// into its files: one session, the same as the joined log, and
+/// `base_state.json` passed over.
+#[test]
+fn an_openhands_v1_conversation_folder_is_one_session() {
+    use tact::import::{Format, import_text};
+    let dir = scratch("openhands-v1");
+    let events = dir.join("conv/events");
+    std::fs::create_dir_all(&events).unwrap();
+    std::fs::write(dir.join("conv/base_state.json"), "{\"id\":\"c1\"}").unwrap();
+    let joined =
+        std::fs::read_to_string(repo("fixtures/logs/openhands-v1/confirmation_mode.jsonl"))
+            .unwrap();
+    for (i, line) in joined.lines().enumerate() {
+        std::fs::write(events.join(format!("event-{i:05}-e{i}.json")), line).unwrap();
+    }
+    let mut job = Job::builder()
+        .store(Store::open_in_memory().unwrap())
+        .build()
+        .unwrap();
+    let report = job.run_path(&dir, |_| {}).unwrap();
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    assert_eq!((report.read, report.stored()), (1, 1));
+    let whole = import_text(Format::OpenHandsV1, &joined, "c").unwrap();
+    let first = events.join("event-00000-e0.json");
+    let bytes = tact::import::conversation_events(&first, 1 << 20).unwrap();
+    let folder = import_text(
+        Format::OpenHandsV1,
+        std::str::from_utf8(&bytes).unwrap(),
+        "c",
+    )
+    .unwrap();
+    assert_eq!(folder.turns, whole.turns);
+    assert_eq!(whole.turns.len(), 3);
+}

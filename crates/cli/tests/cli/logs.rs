@@ -22,7 +22,16 @@ fn repo(rel: &str) -> PathBuf {
 /// Every sample log (relative to the repository), sorted.
 fn samples() -> Vec<String> {
     let mut out = Vec::new();
-    for dir in ["aider", "claude-code", "codex", "openhands", "swe-agent"] {
+    for dir in [
+        "aider",
+        "claude-code",
+        "codex",
+        "mini-swe-agent",
+        "openhands",
+        "openhands-v1",
+        "specstory",
+        "swe-agent",
+    ] {
         let mut files: Vec<String> = std::fs::read_dir(repo("fixtures/logs").join(dir))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -136,6 +145,44 @@ fn guide_on_every_sample_log() {
         all.push_str(&out(&o).replace(repo("").to_str().unwrap(), ""));
     }
     insta::assert_snapshot!(all);
+}
+
+/// A file that is no known log nor tact's own trajectory: one error naming
+/// the formats tried (not one warning per line), whole or followed; a log
+/// with comment lines before its first record is still detected.
+#[test]
+fn guide_names_the_formats_tried_on_a_file_that_is_no_known_log() {
+    let dir = std::env::temp_dir().join(format!("tact-cli-unknown-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("table.jsonl");
+    std::fs::write(&table, "a,b\n1,2\n3,4\n").unwrap();
+    for args in [
+        vec!["guide", table.to_str().unwrap()],
+        vec!["guide", "--follow", table.to_str().unwrap()],
+    ] {
+        let o = tact(&args, None);
+        assert!(!o.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            stderr.trim(),
+            format!(
+                "error: {}:1: not a known agent log; tried: claude-code, codex, openhands, \
+                 swe-agent, aider, openhands-v1, mini-swe-agent, cline, gemini-cli, specstory",
+                table.display()
+            ),
+            "{args:?}"
+        );
+    }
+    let log = dir.join("commented.jsonl");
+    let sample =
+        std::fs::read_to_string(repo("fixtures/logs/openhands-v1/confirmation_mode.jsonl"))
+            .unwrap();
+    std::fs::write(&log, format!("// exported\n\n# conversation\n{sample}")).unwrap();
+    let o = tact(&["guide", log.to_str().unwrap()], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out(&o).contains("(openhands-v1)"), "{}", out(&o));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! Agents' own session logs read directly: Claude Code transcripts, Codex
-//! CLI rollouts, OpenHands event streams, SWE-agent trajectories and Aider
-//! chat histories, each mapped onto tact's session model (turns of user
+//! CLI rollouts, OpenHands event streams (V0 and the V1 SDK's events),
+//! SWE-agent and mini-swe-agent trajectories, Aider chat histories, Cline
+//! task files, Gemini CLI saved chats and SpecStory Markdown histories,
+//! each mapped onto tact's session model (turns of user
 //! prompt, tool events and agent response), so the main job scores,
 //! stores and ranks them and guidance replays them with no converter.
 //!
@@ -27,9 +29,14 @@
 mod aider;
 mod assemble;
 mod claude;
+mod cline;
 mod codex;
 mod follow;
+mod gemini_cli;
+mod mini_swe_agent;
 mod openhands;
+mod openhands_v1;
+mod specstory;
 mod swe_agent;
 
 use std::path::Path;
@@ -56,20 +63,36 @@ pub enum Format {
     SweAgent,
     /// Aider's `.aider.chat.history.md`.
     Aider,
+    /// OpenHands V1 (the software-agent SDK): its events, one a line.
+    OpenHandsV1,
+    /// mini-swe-agent's `.traj.json` trajectories.
+    MiniSweAgent,
+    /// Cline's task files (`api_conversation_history.json`, `ui_messages.json`).
+    Cline,
+    /// Gemini CLI's saved chats (checkpoints and recorded sessions).
+    GeminiCli,
+    /// SpecStory's Markdown histories (`.specstory/history/*.md`).
+    SpecStory,
 }
 
 impl Format {
     /// Every format, in the order of [`Format::name`]'s documentation.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 10] = [
         Format::ClaudeCode,
         Format::Codex,
         Format::OpenHands,
         Format::SweAgent,
         Format::Aider,
+        Format::OpenHandsV1,
+        Format::MiniSweAgent,
+        Format::Cline,
+        Format::GeminiCli,
+        Format::SpecStory,
     ];
 
     /// The format's name as `--format` takes it: `claude-code`, `codex`,
-    /// `openhands`, `swe-agent`, `aider`.
+    /// `openhands`, `swe-agent`, `aider`, `openhands-v1`, `mini-swe-agent`,
+    /// `cline`, `gemini-cli`, `specstory`.
     pub fn name(self) -> &'static str {
         match self {
             Format::ClaudeCode => "claude-code",
@@ -77,13 +100,25 @@ impl Format {
             Format::OpenHands => "openhands",
             Format::SweAgent => "swe-agent",
             Format::Aider => "aider",
+            Format::OpenHandsV1 => "openhands-v1",
+            Format::MiniSweAgent => "mini-swe-agent",
+            Format::Cline => "cline",
+            Format::GeminiCli => "gemini-cli",
+            Format::SpecStory => "specstory",
         }
     }
 
     /// Whether the format is read line by line (JSON Lines, Markdown) or
     /// as one JSON document.
     pub fn is_line_based(self) -> bool {
-        matches!(self, Format::ClaudeCode | Format::Codex | Format::Aider)
+        matches!(
+            self,
+            Format::ClaudeCode
+                | Format::Codex
+                | Format::Aider
+                | Format::OpenHandsV1
+                | Format::SpecStory
+        )
     }
 
     /// Whether a file of this extension may hold this format when the
@@ -93,14 +128,17 @@ impl Format {
             Format::ClaudeCode | Format::Codex => ext == "jsonl" || ext == "json",
             Format::OpenHands => ext == "json",
             Format::SweAgent => ext == "traj" || ext == "json",
-            Format::Aider => ext == "md",
+            Format::Aider | Format::SpecStory => ext == "md",
+            Format::OpenHandsV1 | Format::GeminiCli => ext == "jsonl" || ext == "json",
+            Format::MiniSweAgent | Format::Cline => ext == "json",
         }
     }
 
     /// The format of a log by its content (the first record or lines; a
     /// `.traj` file is SWE-agent's), or `None` for anything else (tact's
     /// own sessions included). `head` is the file's start (a few KB are
-    /// enough).
+    /// enough). Blank lines and comment lines (`//`, `#`) before a JSON
+    /// log's first record are skipped.
     pub fn detect(path: &Path, head: &str) -> Option<Format> {
         let ext = path
             .extension()
@@ -110,11 +148,27 @@ impl Format {
         let head = head.strip_prefix('\u{feff}').unwrap_or(head);
         match ext.as_str() {
             "traj" => Some(Format::SweAgent),
-            "md" => aider::looks_like(head).then_some(Format::Aider),
+            "md" => {
+                if aider::looks_like(head) {
+                    Some(Format::Aider)
+                } else {
+                    specstory::looks_like(head).then_some(Format::SpecStory)
+                }
+            }
             "jsonl" | "json" => {
-                let t = head.trim_start();
+                let t = skip_comments(head);
                 if t.starts_with('[') {
-                    return openhands::looks_like(t).then_some(Format::OpenHands);
+                    return if openhands::looks_like(t) {
+                        Some(Format::OpenHands)
+                    } else if openhands_v1::array_looks_like(t) {
+                        Some(Format::OpenHandsV1)
+                    } else if cline::looks_like(path, t) {
+                        Some(Format::Cline)
+                    } else if gemini_cli::array_looks_like(t) {
+                        Some(Format::GeminiCli)
+                    } else {
+                        None
+                    };
                 }
                 let first = t.lines().next().unwrap_or("");
                 if let Ok(v) = serde_json::from_str::<serde_json::Value>(first) {
@@ -124,21 +178,80 @@ impl Format {
                     if claude::looks_like(&v) {
                         return Some(Format::ClaudeCode);
                     }
+                    if openhands_v1::looks_like(&v) {
+                        return Some(Format::OpenHandsV1);
+                    }
+                    if gemini_cli::looks_like_record(&v) {
+                        return Some(Format::GeminiCli);
+                    }
                 }
                 // A SWE-agent trajectory saved as .json: an object with a
                 // `trajectory` list and a `history` or `info` key (keys,
                 // not escaped text inside a string).
                 if t.starts_with('{')
-                    && has_key(head, "trajectory")
-                    && (has_key(head, "history") || has_key(head, "info"))
+                    && has_key(t, "trajectory")
+                    && (has_key(t, "history") || has_key(t, "info"))
                 {
                     return Some(Format::SweAgent);
+                }
+                if mini_swe_agent::looks_like(t) {
+                    return Some(Format::MiniSweAgent);
+                }
+                // A pretty-printed Gemini CLI session.
+                if t.starts_with('{') && has_key(t, "sessionId") && has_key(t, "projectHash") {
+                    return Some(Format::GeminiCli);
                 }
                 None
             }
             _ => None,
         }
     }
+}
+
+/// `head` from its first record on: blank lines and comment lines (`//`,
+/// `#`) before it skipped.
+fn skip_comments(head: &str) -> &str {
+    let mut rest = head;
+    loop {
+        let t = rest.trim_start();
+        if t.starts_with("//") || t.starts_with('#') {
+            match t.find('\n') {
+                Some(at) => rest = &t[at + 1..],
+                None => return "",
+            }
+        } else {
+            return t;
+        }
+    }
+}
+
+/// The one error for a file that is no known agent log (nor tact's own
+/// format): it names the formats tried.
+pub fn not_a_known_log(source: &str) -> ImportError {
+    let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+    ImportError::new(
+        source,
+        1,
+        format!("not a known agent log; tried: {}", names.join(", ")),
+    )
+}
+
+/// Whether `head`'s first record (blank and comment lines skipped) is a
+/// JSON document that has one of `keys` as a key: what a caller checks
+/// before reading a file no log format claims as its own format.
+pub fn first_record_has_key(head: &str, keys: &[&str]) -> bool {
+    let t = skip_comments(head.strip_prefix('\u{feff}').unwrap_or(head));
+    if !(t.starts_with('{') || t.starts_with('[')) {
+        return false;
+    }
+    // A JSON Lines record is its first line; a document may span lines.
+    let first = t.lines().next().unwrap_or("");
+    let scope = if serde_json::from_str::<serde_json::Value>(first).is_ok() {
+        first
+    } else {
+        t
+    };
+    keys.iter().any(|k| has_key(scope, k))
 }
 
 /// Whether `"key":` appears in `text` as a key (its quote not escaped).
@@ -394,6 +507,12 @@ pub fn import_text(format: Format, text: &str, source: &str) -> Result<ImportedL
     match format {
         Format::OpenHands => openhands::document(text, &mut sink)?,
         Format::SweAgent => swe_agent::document(text, &mut sink)?,
+        Format::MiniSweAgent => mini_swe_agent::document(text, &mut sink)?,
+        Format::Cline => cline::document(text, &mut sink)?,
+        Format::GeminiCli => gemini_cli::document(text, &mut sink)?,
+        Format::OpenHandsV1 if skip_comments(text).starts_with('[') => {
+            openhands_v1::document(text, &mut sink)?;
+        }
         _ => {
             let mut parser = LineParser::new(format);
             for (i, line) in text.lines().enumerate() {
@@ -452,6 +571,8 @@ pub(crate) enum LineParser {
     Claude(claude::State),
     Codex(codex::State),
     Aider(aider::State),
+    OpenHandsV1,
+    SpecStory(specstory::State),
 }
 
 impl LineParser {
@@ -459,6 +580,8 @@ impl LineParser {
         match format {
             Format::Codex => LineParser::Codex(codex::State::default()),
             Format::Aider => LineParser::Aider(aider::State::default()),
+            Format::OpenHandsV1 => LineParser::OpenHandsV1,
+            Format::SpecStory => LineParser::SpecStory(specstory::State::default()),
             _ => LineParser::Claude(claude::State::default()),
         }
     }
@@ -470,9 +593,14 @@ impl LineParser {
                 s.line(line, sink);
                 Ok(())
             }
+            LineParser::SpecStory(s) => {
+                s.line(line, sink);
+                Ok(())
+            }
             _ => {
                 let t = line.trim();
-                if t.is_empty() {
+                // Blank lines and comment lines, as detection skips them.
+                if t.is_empty() || t.starts_with("//") || t.starts_with('#') {
                     return Ok(());
                 }
                 let v: serde_json::Value =
@@ -483,7 +611,8 @@ impl LineParser {
                 match self {
                     LineParser::Claude(s) => s.record(&v, sink),
                     LineParser::Codex(s) => s.record(&v, sink),
-                    LineParser::Aider(_) => {}
+                    LineParser::OpenHandsV1 => openhands_v1::event(&v, sink),
+                    LineParser::Aider(_) | LineParser::SpecStory(_) => {}
                 }
                 Ok(())
             }
@@ -492,10 +621,33 @@ impl LineParser {
 
     /// The end of the log.
     pub(crate) fn end(&mut self, sink: &mut Sink) {
-        if let LineParser::Aider(s) = self {
-            s.end(sink);
+        match self {
+            LineParser::Aider(s) => s.end(sink),
+            LineParser::SpecStory(s) => s.end(sink),
+            _ => {}
         }
     }
+}
+
+/// Whether `path` is one event file of an OpenHands V1 conversation
+/// folder (`events/event-NNNNN-<id>.json`): a folder walk reads the first
+/// of a folder as the whole conversation ([`conversation_events`]).
+pub fn is_event_file(path: &Path) -> bool {
+    openhands_v1::is_event_file(path)
+}
+
+/// The event files of the OpenHands V1 conversation folder of `path`,
+/// in order, joined one a line (the conversation as one log; a line of an
+/// error is the number of the event); more than `limit` bytes is an error.
+pub fn conversation_events(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
+    openhands_v1::conversation_events(path, limit)
+}
+
+/// A one-document log parsed as JSON, or the error naming its source and
+/// the line where it stops being JSON.
+pub(crate) fn parse_document(text: &str, source: &str) -> Result<serde_json::Value, ImportError> {
+    serde_json::from_str(text)
+        .map_err(|e| ImportError::new(source, e.line(), format!("not valid JSON: {e}")))
 }
 
 /// A JSON value's string at `key`, if it is one.
@@ -534,7 +686,7 @@ mod tests {
         }
         let e = "cursor".parse::<Format>().unwrap_err();
         assert!(
-            e.contains("claude-code, codex, openhands, swe-agent, aider"),
+            e.contains("claude-code, codex, openhands, swe-agent, aider, openhands-v1, mini-swe-agent, cline, gemini-cli, specstory"),
             "{e}"
         );
     }
@@ -545,6 +697,64 @@ mod tests {
         assert_eq!(Format::detect("s.json".as_ref(), native), None);
         assert_eq!(Format::detect("s.jsonl".as_ref(), native), None);
         assert_eq!(Format::detect("README.md".as_ref(), "# Sessions\n"), None);
+    }
+
+    #[test]
+    fn detection_skips_blank_and_comment_lines_before_the_first_record() {
+        let claude = r#"{"type":"user","sessionId":"s1","message":{"role":"user","content":"hi"}}"#;
+        for head in [
+            format!("\n\n{claude}\n"),
+            format!("// exported by a tool\n\n{claude}\n"),
+            format!("# a comment\r\n   \r\n{claude}\n"),
+            format!("{}// bom, then a comment\n{claude}\n", '\u{feff}'),
+        ] {
+            assert_eq!(
+                Format::detect("t.jsonl".as_ref(), &head),
+                Some(Format::ClaudeCode),
+                "{head:?}"
+            );
+            // The file then imports: the comment lines are skipped there too.
+            let log = import_text(Format::ClaudeCode, &head, "t.jsonl").unwrap();
+            assert_eq!(log.turns[0].prompt, "hi");
+        }
+        let v1 = r#"{"id":"1","kind":"MessageEvent","source":"user","llm_message":{"role":"user","content":[{"type":"text","text":"go"}]}}"#;
+        assert_eq!(
+            Format::detect("e.jsonl".as_ref(), &format!("# events\n{v1}")),
+            Some(Format::OpenHandsV1)
+        );
+        assert_eq!(
+            Format::detect(
+                "h.md".as_ref(),
+                "\n<!-- Generated by SpecStory -->\n\n_**User**_\n"
+            ),
+            Some(Format::SpecStory)
+        );
+    }
+
+    #[test]
+    fn a_file_no_format_claims_gets_one_error_naming_the_formats_tried() {
+        let e = not_a_known_log("package.json");
+        assert_eq!(
+            e.to_string(),
+            "package.json:1: not a known agent log; tried: claude-code, codex, openhands, \
+             swe-agent, aider, openhands-v1, mini-swe-agent, cline, gemini-cli, specstory"
+        );
+        let keys = ["agent", "outcome"];
+        assert!(!first_record_has_key(
+            r#"{"name":"x","version":"1"}"#,
+            &keys
+        ));
+        assert!(!first_record_has_key("a,b\n1,2\n", &keys));
+        assert!(first_record_has_key(
+            "// c\n\n{\"agent\":\"a\",\"outcome\":{}}\n",
+            &keys
+        ));
+        // A pretty-printed document: its keys, not those in its strings.
+        assert!(first_record_has_key("{\n  \"agent\": \"a\"\n}", &keys));
+        assert!(!first_record_has_key(
+            "{\n  \"x\": \"\\\"agent\\\": 1\"\n}",
+            &keys
+        ));
     }
 
     #[test]

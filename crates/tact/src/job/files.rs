@@ -75,13 +75,26 @@ pub(super) fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Resu
         }
     }
     files.sort();
+    // An OpenHands V1 conversation folder is one log: its first event
+    // file stands for all of them.
+    let mut conversations = std::collections::HashSet::new();
+    files.retain(|f| {
+        !crate::import::is_event_file(f) || conversations.insert(f.parent().map(Path::to_owned))
+    });
     Ok(files)
 }
 
 /// Whether a file found in a folder may hold sessions: a `.json`,
 /// `.jsonl` or `.traj` file, or a `.md` file that starts as an Aider chat
-/// history (any other Markdown, a README say, is passed over silently).
+/// history or a SpecStory history (any other Markdown, a README say, is
+/// passed over silently). In a Cline task folder only
+/// `api_conversation_history.json` is read (`ui_messages.json` is the
+/// same task; the other files are not logs); an OpenHands V1
+/// conversation's `base_state.json` is not a log either.
 fn is_candidate(p: &Path) -> bool {
+    if is_cline_companion(p) {
+        return false;
+    }
     if SessionFormat::of(p).is_some() {
         return true;
     }
@@ -92,9 +105,25 @@ fn is_candidate(p: &Path) -> bool {
         .unwrap_or_default();
     match ext.as_str() {
         "traj" => true,
-        "md" => Format::detect(p, &head(p)) == Some(Format::Aider),
+        "md" => matches!(
+            Format::detect(p, &head(p)),
+            Some(Format::Aider | Format::SpecStory)
+        ),
         _ => false,
     }
+}
+
+/// A file of a Cline task folder beside its `api_conversation_history.json`,
+/// or an OpenHands V1 conversation's `base_state.json` beside its `events/`.
+fn is_cline_companion(p: &Path) -> bool {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase());
+    let cline = matches!(
+        name.as_deref(),
+        Some("ui_messages.json" | "task_metadata.json" | "settings.json")
+    ) && p.with_file_name("api_conversation_history.json").is_file();
+    cline || (name.as_deref() == Some("base_state.json") && p.with_file_name("events").is_dir())
 }
 
 /// The first 64 KB of a file as text (a UTF-8 sequence cut at the end

@@ -59,6 +59,7 @@ pub use report::{
 };
 
 use crate::import::{Format, ImportDefaults, ImportedLog, import_text};
+use crate::import::{first_record_has_key, not_a_known_log as not_a_log};
 use crate::{Error, Result};
 use files::{head, session_files};
 
@@ -430,6 +431,14 @@ impl Job {
                 self.import_file(&mut tally, file, log, &mut |t: &Tally| progress(at(t)))?;
                 continue;
             }
+            if let Some(e) = not_a_known_log(file) {
+                tally.read += 1;
+                tally.total += 1;
+                tally.errors.push(e);
+                tally.done += 1;
+                progress(at(&tally));
+                continue;
+            }
             let format = SessionFormat::of(file).unwrap_or(SessionFormat::Json);
             match format {
                 SessionFormat::JsonLines => {
@@ -657,6 +666,10 @@ impl Job {
                 tally.done += 1;
                 progress(tally);
                 return Ok(());
+            }
+            // An OpenHands V1 conversation: its folder's event files, one log.
+            Ok(_) if format == Format::OpenHandsV1 && crate::import::is_event_file(file) => {
+                crate::import::conversation_events(file, limit)
             }
             Ok(_) => std::fs::read(file),
             Err(e) => Err(e),
@@ -1000,6 +1013,33 @@ fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>, limit: usize) -> std:
         buf.pop();
     }
     Ok(Line::Read)
+}
+
+/// The keys of tact's own sessions: a file no log format claims is read
+/// as tact's own when its first record has one of them.
+const NATIVE_KEYS: [&str; 6] = ["agent", "outcome", "spec_id", "turns", "run_id", "stage"];
+
+/// The one error for a file that is neither a known agent log nor tact's
+/// own format (its first record has none of [`NATIVE_KEYS`]); `None` for
+/// a file to read as tact's own (an empty one included).
+fn not_a_known_log(file: &Path) -> Option<SessionError> {
+    let head = head(file);
+    let rest = head
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with('#'));
+    if rest.is_none() || first_record_has_key(&head, &NATIVE_KEYS) {
+        return None;
+    }
+    let e = not_a_log(&file.display().to_string());
+    Some(SessionError::in_file(
+        file,
+        Some(1),
+        SessionErrorKind::Invalid(tact_scoring::Error::Session {
+            source_name: Some(format!("{}:1", file.display())),
+            message: e.message,
+        }),
+    ))
 }
 
 #[cfg(test)]

@@ -16,7 +16,16 @@ use super::repo;
 /// Every sample log, sorted, with its detected format.
 fn samples() -> Vec<(PathBuf, Format)> {
     let mut out = Vec::new();
-    for dir in ["claude-code", "codex", "openhands", "swe-agent", "aider"] {
+    for dir in [
+        "claude-code",
+        "codex",
+        "openhands",
+        "swe-agent",
+        "aider",
+        "openhands-v1",
+        "mini-swe-agent",
+        "specstory",
+    ] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(repo("fixtures/logs").join(dir))
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -31,7 +40,7 @@ fn samples() -> Vec<(PathBuf, Format)> {
             out.push((f, format));
         }
     }
-    assert!(out.len() >= 10, "{out:?}");
+    assert!(out.len() >= 20, "{out:?}");
     out
 }
 
@@ -201,6 +210,98 @@ fn a_sample_followed_in_any_chunks_gives_the_events_of_a_whole_read() {
     }
 }
 
+/// A log of `format` built from `k` repetitions of what its reader finds
+/// hardest: tags and blocks never closed, fences never ended, calls never
+/// answered, rewinds to messages that do not exist.
+fn adversarial(format: Format, k: usize) -> String {
+    let json = |v: serde_json::Value| v.to_string();
+    match format {
+        Format::Cline => {
+            let text = "<read_file>\n<path>a\n<br>\n".repeat(k);
+            let results = "[read_file for 'a'] Result:\n<feedback>\n".repeat(k);
+            json(serde_json::json!([
+                {"role": "user", "content": "<task>\ngo\n</task>"},
+                {"role": "assistant", "content": [{"type": "text", "text": text}]},
+                {"role": "user", "content": [{"type": "text", "text": results}]},
+                {"role": "assistant", "content": "<execute_command>".to_owned() + &"<command>x".repeat(k) + "</execute_command>"}
+            ]))
+        }
+        Format::GeminiCli => {
+            let mut lines = vec![json(serde_json::json!({"sessionId": "s", "projectHash": "h"}))];
+            for i in 0..k {
+                lines.push(json(serde_json::json!({"id": format!("m{i}"), "type": "gemini", "content": "x"})));
+                lines.push(json(serde_json::json!({"$rewindTo": format!("none{i}")})));
+            }
+            lines.join("\n")
+        }
+        Format::SpecStory => format!(
+            "_**User**_\n\ngo\n\n_**Assistant**_\n\n{}{}",
+            "<details>\n<summary>Searched \"q\"</summary>\n---\n".repeat(k),
+            "```\n---\n".repeat(k)
+        ),
+        Format::MiniSweAgent => {
+            let mut messages = vec![serde_json::json!({"role": "user", "content": "go"})];
+            for _ in 0..k {
+                messages.push(serde_json::json!({"role": "assistant", "content": "```bash\n".repeat(8)}));
+                messages.push(serde_json::json!({"role": "user", "content": "<returncode>1"}));
+            }
+            json(serde_json::json!({"info": {"mini_version": "1"}, "messages": messages}))
+        }
+        Format::OpenHandsV1 => (0..k)
+            .map(|i| {
+                json(serde_json::json!({"kind": "ActionEvent", "source": "agent", "tool_name": "terminal",
+                    "tool_call_id": format!("t{i}"), "llm_response_id": "r", "action": {"command": "ls"},
+                    "thought": [{"type": "text", "text": "<think>x"}]}))
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => {
+            let (path, _) = samples()
+                .into_iter()
+                .find(|(_, f)| *f == format)
+                .unwrap();
+            let text = std::fs::read_to_string(path).unwrap();
+            let one: String = text.chars().take(20_000).collect();
+            let one = &one[..one.rfind('\n').map_or(one.len(), |i| i + 1)];
+            one.repeat(k / 40 + 1)
+        }
+    }
+}
+
+/// Import time grows linearly with the log: 16 times the adversarial input
+/// takes well under 16 squared times as long (best of five runs each, the
+/// lowest of three ratios; under 160 times: a quadratic reader takes about
+/// 220 to 256 times as long, a linear one 16 to 30 on a loaded machine).
+#[test]
+fn import_time_is_linear_in_the_log_s_size() {
+    let time = |format: Format, text: &str| {
+        (0..5)
+            .map(|_| {
+                let at = std::time::Instant::now();
+                let _ = import_text(format, text, "big");
+                at.elapsed().as_secs_f64()
+            })
+            .fold(f64::MAX, f64::min)
+    };
+    for format in Format::ALL {
+        let small = adversarial(format, 200);
+        let large = adversarial(format, 3200);
+        let size = large.len() as f64 / small.len() as f64;
+        // Other tests share the machine: a ratio measured while they ran
+        // is measured again, the lowest kept (a quadratic reader fails
+        // all three).
+        let ratio = (0..3)
+            .map(|_| time(format, &large) / time(format, &small).max(1e-6))
+            .fold(f64::MAX, f64::min);
+        assert!(
+            ratio < size * 10.0,
+            "{format}: {} bytes took {ratio:.1} times as long as {} bytes",
+            large.len(),
+            small.len()
+        );
+    }
+}
+
 fn any_format() -> impl Strategy<Value = Format> {
     prop::sample::select(Format::ALL.to_vec())
 }
@@ -234,7 +335,7 @@ proptest! {
     /// names a line, never a panic.
     #[test]
     fn mutated_sample_lines_never_panic(
-        pick in 0usize..12,
+        pick in 0usize..64,
         cut in 0usize..4000,
         noise in "[\\[\\]{}\":,0-9a-z\\\\ ]{0,40}",
     ) {
@@ -255,7 +356,7 @@ proptest! {
     /// A live log's half-written last line is waited for: no error until
     /// its end arrives, whatever the split.
     #[test]
-    fn a_truncated_last_line_is_waited_for(pick in 0usize..12, cut in 1usize..3000) {
+    fn a_truncated_last_line_is_waited_for(pick in 0usize..64, cut in 1usize..3000) {
         let samples = samples();
         let (path, format) = &samples[pick % samples.len()];
         prop_assume!(format.is_line_based());

@@ -1,0 +1,345 @@
+//! Gemini CLI's saved chats, in the shapes its versions write:
+//!
+//! - a checkpoint (`/chat save TAG` → `checkpoint-TAG.json`, or the
+//!   `history` of a restorable tool-call checkpoint): a JSON array of
+//!   `{role: user|model, parts}`, each part a `text` (a `thought: true`
+//!   part is reasoning, skipped), a `functionCall {id?, name, args}` or a
+//!   `functionResponse {id?, name, response}`;
+//! - a recorded session (`chats/session-*.json`): an object with
+//!   `sessionId`, `projectHash`, `startTime`, `messages` of `type`
+//!   `user`, `gemini` (its `content`, `model`, and `toolCalls` of `name`,
+//!   `args`, `result`, `status`), `info`, `error` or `warning`;
+//! - the same session as JSON Lines (newer versions): a first line with
+//!   `sessionId` and `projectHash`, then one message a line (a message
+//!   written again later, once its calls finished, replaces the first),
+//!   `$set` updates and `$rewindTo` marks (the messages from the one it
+//!   names on are dropped, as the CLI does when the user rewinds).
+//!
+//! A user message is a prompt, except the context the CLI sends first
+//! (`This is the Gemini CLI. We are setting up the context ...`) and the
+//! model's `Got it. Thanks for the context!`, skipped; a model message's
+//! text is the agent's words and its function calls tool calls, answered
+//! by the function response of the same id (else the same name). A
+//! recorded call failed when its `status` is `error` or `cancelled`; a
+//! function response failed when it carries an `error`.
+
+use std::collections::{HashMap, VecDeque};
+
+use serde_json::Value;
+
+use super::{ImportError, LogMeta, Sink, str_at, text_of};
+
+/// The context the CLI sends before the user's first message.
+const CONTEXT: &str = "This is the Gemini CLI. We are setting up the context";
+/// The model's acknowledgement of it.
+const CONTEXT_ACK: &str = "Got it. Thanks for the context!";
+
+/// Whether a first record (or a document's start) is a Gemini CLI chat.
+pub(crate) fn looks_like_record(v: &Value) -> bool {
+    v.get("sessionId").is_some() && v.get("projectHash").is_some()
+}
+
+/// Whether a JSON array's start is a checkpoint: `role` `user`/`model`
+/// entries with `parts`.
+pub(crate) fn array_looks_like(t: &str) -> bool {
+    let head: String = t.chars().take(4096).collect();
+    super::has_key(&head, "parts")
+        && (head.contains("\"role\": \"model\"")
+            || head.contains("\"role\":\"model\"")
+            || head.contains("\"role\": \"user\"")
+            || head.contains("\"role\":\"user\""))
+}
+
+/// Reads a whole chat (any of the three shapes).
+pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
+    let source = sink.source.clone();
+    sink.meta.agent = Some("gemini-cli".to_owned());
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Array(contents)) => {
+            checkpoint(&contents, sink);
+            Ok(())
+        }
+        Ok(v @ Value::Object(_)) => {
+            if let Some(Value::Array(h)) = v.get("history") {
+                checkpoint(h, sink);
+            } else if looks_like_record(&v) || v.get("messages").is_some() {
+                session_meta(&v, sink);
+                if let Some(messages) = v.get("messages").and_then(Value::as_array) {
+                    for m in messages {
+                        message(m, sink);
+                    }
+                }
+            } else {
+                return Err(ImportError::new(
+                    &source,
+                    1,
+                    "expected a Gemini CLI chat: a list of contents or a session",
+                ));
+            }
+            Ok(())
+        }
+        Ok(_) => Err(ImportError::new(
+            &source,
+            1,
+            "expected a Gemini CLI chat: a list of contents or a session",
+        )),
+        Err(whole) => {
+            // JSON Lines: one record a line.
+            let mut order: Vec<String> = Vec::new();
+            let mut by_id: HashMap<String, Value> = HashMap::new();
+            let mut position: HashMap<String, usize> = HashMap::new();
+            let mut saw_line = false;
+            for (i, line) in text.lines().enumerate() {
+                let t = line.trim();
+                if t.is_empty() {
+                    continue;
+                }
+                let v: Value = serde_json::from_str(t).map_err(|e| {
+                    if saw_line {
+                        ImportError::new(&source, i + 1, format!("not a JSON record: {e}"))
+                    } else {
+                        ImportError::new(&source, whole.line(), format!("not valid JSON: {whole}"))
+                    }
+                })?;
+                saw_line = true;
+                if let Some(to) = str_at(&v, "$rewindTo") {
+                    // Each message is dropped at most once: linear.
+                    if let Some(at) = position.get(to).copied() {
+                        for id in order.drain(at..) {
+                            by_id.remove(&id);
+                            position.remove(&id);
+                        }
+                    }
+                    sink.meta.skipped += 1;
+                } else if v.get("$set").is_some() {
+                    sink.meta.skipped += 1;
+                } else if let Some(id) = str_at(&v, "id").filter(|_| v.get("type").is_some()) {
+                    let id = id.to_owned();
+                    if by_id.insert(id.clone(), v).is_none() {
+                        position.insert(id.clone(), order.len());
+                        order.push(id);
+                    }
+                } else if looks_like_record(&v) {
+                    session_meta(&v, sink);
+                } else {
+                    sink.meta.skipped += 1;
+                }
+            }
+            for id in &order {
+                if let Some(m) = by_id.get(id) {
+                    message(m, sink);
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn session_meta(v: &Value, sink: &mut Sink) {
+    sink.records += 1;
+    LogMeta::set_once(&mut sink.meta.session_id, str_at(v, "sessionId"));
+    LogMeta::set_once(&mut sink.meta.title, str_at(v, "summary"));
+    sink.meta.time(str_at(v, "startTime"));
+}
+
+/// A recorded session's message.
+fn message(m: &Value, sink: &mut Sink) {
+    sink.records += 1;
+    sink.meta.time(str_at(m, "timestamp"));
+    let text = content_text(m.get("content").unwrap_or(&Value::Null));
+    match str_at(m, "type") {
+        Some("user") => {
+            if !text.trim_start().starts_with(CONTEXT) {
+                sink.asm.user(&text);
+            }
+        }
+        Some("gemini") => {
+            if let Some(model) = str_at(m, "model") {
+                sink.meta.model = Some(model.to_owned());
+            }
+            sink.asm.assistant(&text);
+            let group = str_at(m, "id").unwrap_or("");
+            if let Some(Value::Array(calls)) = m.get("toolCalls") {
+                for (k, c) in calls.iter().enumerate() {
+                    let id = str_at(c, "id")
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| format!("{group}-{k}"));
+                    let name = str_at(c, "name").unwrap_or("");
+                    let args = c.get("args").cloned().unwrap_or(Value::Null);
+                    sink.asm.call(Some(&id), name, args, Some(group));
+                    let output = match c.get("resultDisplay") {
+                        Some(Value::String(s)) => s.clone(),
+                        _ => c.get("result").map(result_text).unwrap_or_default(),
+                    };
+                    let ok = !matches!(str_at(c, "status"), Some("error" | "cancelled"));
+                    sink.asm.result(&id, &output, ok);
+                }
+            }
+        }
+        _ => {
+            sink.records -= 1;
+            sink.meta.skipped += 1;
+        }
+    }
+}
+
+/// The text of a result (a part list of `functionResponse`s, or text).
+fn result_text(v: &Value) -> String {
+    match v {
+        Value::Array(parts) => parts
+            .iter()
+            .map(|p| match p.get("functionResponse") {
+                Some(fr) => response_text(fr.get("response").unwrap_or(&Value::Null)),
+                None => text_of(p),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Object(_) => match v.get("functionResponse") {
+            Some(fr) => response_text(fr.get("response").unwrap_or(&Value::Null)),
+            None => str_at(v, "text").unwrap_or("").to_owned(),
+        },
+        other => text_of(other),
+    }
+}
+
+/// A function response's text: its `output`, else its `error`, else the
+/// whole response.
+fn response_text(r: &Value) -> String {
+    match r {
+        Value::Object(o) => o
+            .get("output")
+            .or_else(|| o.get("error"))
+            .or_else(|| o.get("content"))
+            .map(text_of)
+            .unwrap_or_else(|| r.to_string()),
+        other => text_of(other),
+    }
+}
+
+/// The text parts of a part list that are not thoughts.
+fn parts_text(parts: &[Value]) -> String {
+    parts
+        .iter()
+        .filter(|p| p.get("thought").and_then(Value::as_bool) != Some(true))
+        .filter_map(|p| match p {
+            Value::String(s) => Some(s.as_str()),
+            other => str_at(other, "text"),
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// Text of a content value: a string, a part, or a part list (text parts
+/// that are not thoughts).
+fn content_text(v: &Value) -> String {
+    match v {
+        Value::Array(parts) => parts_text(parts),
+        Value::Object(_) => str_at(v, "text").unwrap_or("").to_owned(),
+        other => text_of(other),
+    }
+}
+
+/// A checkpoint's contents.
+fn checkpoint(contents: &[Value], sink: &mut Sink) {
+    let mut open_by_name: HashMap<String, VecDeque<String>> = HashMap::new();
+    let mut calls = 0usize;
+    for (i, c) in contents.iter().enumerate() {
+        let Some(parts) = c.get("parts").and_then(Value::as_array) else {
+            sink.meta.skipped += 1;
+            continue;
+        };
+        sink.records += 1;
+        let group = format!("c{i}");
+        match str_at(c, "role") {
+            Some("model") => {
+                let text = parts_text(parts);
+                if text.trim() != CONTEXT_ACK {
+                    sink.asm.assistant(&text);
+                }
+                for p in parts {
+                    let Some(fc) = p.get("functionCall") else {
+                        continue;
+                    };
+                    calls += 1;
+                    let name = str_at(fc, "name").unwrap_or("");
+                    let id = str_at(fc, "id")
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| format!("call-{calls}"));
+                    open_by_name
+                        .entry(name.to_owned())
+                        .or_default()
+                        .push_back(id.clone());
+                    let args = fc.get("args").cloned().unwrap_or(Value::Null);
+                    sink.asm.call(Some(&id), name, args, Some(&group));
+                }
+            }
+            _ => {
+                let mut text = Vec::new();
+                for p in parts {
+                    if let Some(fr) = p.get("functionResponse") {
+                        let name = str_at(fr, "name").unwrap_or("");
+                        let by_name = open_by_name.get_mut(name).and_then(VecDeque::pop_front);
+                        let id = str_at(fr, "id").map(str::to_owned).or(by_name);
+                        let r = fr.get("response").unwrap_or(&Value::Null);
+                        let ok = r.get("error").is_none();
+                        if let Some(id) = id {
+                            sink.asm.result(&id, &response_text(r), ok);
+                        }
+                    } else if let Some(t) = str_at(p, "text") {
+                        text.push(t);
+                    }
+                }
+                let text = text.join("\n\n");
+                if !text.trim_start().starts_with(CONTEXT) {
+                    sink.asm.user(&text);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::import::{Format, import_text};
+    use tact_types::trajectory::Event;
+
+    #[test]
+    fn a_checkpoint_and_a_session_give_the_same_turn() {
+        let checkpoint = r#"[
+ {"role":"user","parts":[{"text":"This is the Gemini CLI. We are setting up the context for our chat."}]},
+ {"role":"model","parts":[{"text":"Got it. Thanks for the context!"}]},
+ {"role":"user","parts":[{"text":"List the files."}]},
+ {"role":"model","parts":[{"text":"Listing."},{"functionCall":{"name":"list_directory","args":{"path":"."}}}]},
+ {"role":"user","parts":[{"functionResponse":{"name":"list_directory","response":{"output":"a.rs"}}}]},
+ {"role":"model","parts":[{"text":"There is a.rs. Open it?"}]}
+]"#;
+        let c = import_text(Format::GeminiCli, checkpoint, "checkpoint-x.json").unwrap();
+        let session = r#"{"sessionId":"s1","projectHash":"h","startTime":"2025-01-01T00:00:00Z","messages":[
+ {"id":"1","timestamp":"2025-01-01T00:00:01Z","type":"user","content":"List the files."},
+ {"id":"2","timestamp":"2025-01-01T00:00:02Z","type":"gemini","content":"Listing.","model":"gemini-2.5-pro","toolCalls":[{"id":"t1","name":"list_directory","args":{"path":"."},"result":[{"functionResponse":{"id":"t1","name":"list_directory","response":{"output":"a.rs"}}}],"status":"success"}]},
+ {"id":"3","timestamp":"2025-01-01T00:00:03Z","type":"gemini","content":"There is a.rs. Open it?"}
+]}"#;
+        let s = import_text(Format::GeminiCli, session, "session-1.json").unwrap();
+        for l in [&c, &s] {
+            assert_eq!(l.turns.len(), 1, "{l:?}");
+            let t = &l.turns[0];
+            assert_eq!(t.prompt, "List the files.");
+            assert_eq!(t.response, "There is a.rs. Open it?");
+            let Event::Tool(call) = &t.events[1] else {
+                panic!("{:?}", t.events)
+            };
+            assert_eq!(call.name, "list_directory");
+            assert_eq!(call.output.as_str(), Some("a.rs"));
+        }
+        assert_eq!(s.meta.model.as_deref(), Some("gemini-2.5-pro"));
+        // The session as JSON Lines, its last message written twice.
+        let lines = r#"{"sessionId":"s1","projectHash":"h","startTime":"2025-01-01T00:00:00Z"}
+{"id":"1","timestamp":"2025-01-01T00:00:01Z","type":"user","content":"List the files."}
+{"id":"2","timestamp":"2025-01-01T00:00:02Z","type":"gemini","content":"Listing.","model":"gemini-2.5-pro","toolCalls":[{"id":"t1","name":"list_directory","args":{"path":"."},"result":[{"functionResponse":{"id":"t1","name":"list_directory","response":{"output":"a.rs"}}}],"status":"success"}]}
+{"$set":{"lastUpdated":"2025-01-01T00:00:03Z"}}
+{"id":"3","timestamp":"2025-01-01T00:00:03Z","type":"gemini","content":""}
+{"id":"3","timestamp":"2025-01-01T00:00:03Z","type":"gemini","content":"There is a.rs. Open it?"}"#;
+        let j = import_text(Format::GeminiCli, lines, "session-1.jsonl").unwrap();
+        assert_eq!(j.turns, s.turns);
+    }
+}
