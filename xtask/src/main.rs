@@ -177,17 +177,17 @@ struct TrainArgs {
     /// Only the user's --dataset files, not the fixtures' train split.
     #[arg(long)]
     no_fixtures: bool,
-    /// Also train on the fixtures' real train splits (`real-train`; the
-    /// thresholds are chosen on `real-calibration` in any case). The
-    /// committed models are trained without them, but for
-    /// `effort-in-message`, which always learns from `real-train`.
+    /// Leave out the fixtures' real train splits (`real-train`), which the
+    /// committed models learn from (the thresholds are chosen on
+    /// `real-calibration` in any case; `effort-in-message` always learns
+    /// from `real-train`).
     #[arg(long)]
-    real: bool,
+    no_real: bool,
     /// How much each item of the real train splits counts in the loss,
-    /// against 1 for the annotator-written ones (with --real, and for
-    /// `effort-in-message`).
-    #[arg(long, default_value_t = 1.0)]
-    real_weight: f64,
+    /// against 1 for the annotator-written ones (default: each task's,
+    /// `real_weight_for` in xtask/src/train.rs).
+    #[arg(long)]
+    real_weight: Option<f64>,
     /// Train on N shuffled example orders and keep the mean of their
     /// weights (default 1): a model that depends less on the luck of one
     /// order, at N times the training time and the same classification cost.
@@ -201,8 +201,13 @@ struct TrainArgs {
     /// Train into a temporary folder and check that every model file
     /// equals the committed one byte for byte (the embedded models are a
     /// fresh, reproducible training); exit 1 naming those that differ.
-    #[arg(long, conflicts_with_all = ["out", "dataset", "no_fixtures", "real", "shuffles"])]
+    #[arg(long, conflicts_with_all = ["out", "dataset", "no_fixtures", "no_real", "real_weight", "shuffles"])]
     check: bool,
+    /// Write nothing; for each corpus of the real train and calibration
+    /// splits, train without it and print the hybrid's figures on it
+    /// (mean and worst over the corpora of at least 10 items).
+    #[arg(long, conflicts_with_all = ["out", "check"])]
+    leave_one_source_out: bool,
 }
 
 #[derive(clap::Args)]
@@ -736,8 +741,14 @@ fn train_cmd(args: &TrainArgs) -> Result<bool> {
             sources.extend(train::fixture_sources(
                 &root,
                 task,
-                (args.real || task == tact_classifiers::learned::Task::EffortInMessage)
-                    .then_some(args.real_weight),
+                match (args.no_real, args.real_weight) {
+                    _ if task == tact_classifiers::learned::Task::EffortInMessage => {
+                        args.real_weight.or(train::real_weight_for(task))
+                    }
+                    (true, _) => None,
+                    (false, Some(w)) => Some(w),
+                    (false, None) => train::real_weight_for(task),
+                },
             ));
         }
         // The heuristic was never tuned on a user's data: the thresholds
@@ -756,6 +767,12 @@ fn train_cmd(args: &TrainArgs) -> Result<bool> {
         let mut trainer = train::trainer_for(task);
         if let Some(n) = args.shuffles {
             trainer.shuffles = n;
+        }
+        if args.leave_one_source_out {
+            let probe = train::real_probe_files(&root, task);
+            let rows = train::leave_one_source_out(task, &sources, &probe, &trainer)?;
+            print!("{}", train::left_out_table(task, &rows, 10));
+            continue;
         }
         let trained = train::train(task, &sources, &trainer)?;
         let path = train::write(&out, &trained)?;

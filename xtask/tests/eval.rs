@@ -447,10 +447,13 @@ fn training_with_the_real_split_and_several_shuffles() {
     };
     let plain = trained(&[]);
     assert_eq!(plain.training().shuffles, 1);
-    // `--real` adds the real train split; `--shuffles` averages orders,
-    // and the file says how many.
-    let real = trained(&["--real", "--real-weight", "0.2"]);
+    // `--real-weight` adds the real train split (effort's committed model
+    // leaves it out); `--shuffles` averages orders, and the file says how
+    // many.
+    let real = trained(&["--real-weight", "0.2"]);
     assert!(real.training().examples > plain.training().examples);
+    let without = trained(&["--no-real", "--real-weight", "0.2"]);
+    assert_eq!(without.training().examples, plain.training().examples);
     let averaged = trained(&["--shuffles", "3"]);
     assert_eq!(averaged.training().shuffles, 3);
     assert_eq!(averaged.training().examples, plain.training().examples);

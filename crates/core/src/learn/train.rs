@@ -28,6 +28,11 @@ pub struct Example {
     /// balanced within each group, so that data of another kind, with
     /// other class frequencies, does not shift a group's decisions.
     pub group: u32,
+    /// The out-of-fold split it falls in (its position by default): taken
+    /// modulo [`Trainer::folds`]. Examples of one source given one fold
+    /// are predicted by a model that saw nothing of that source, which is
+    /// how the model meets text from a corpus no split comes from.
+    pub fold: Option<u32>,
 }
 
 impl Example {
@@ -39,7 +44,15 @@ impl Example {
             label,
             weight: 1.0,
             group: 0,
+            fold: None,
         }
+    }
+
+    /// The same example, in out-of-fold split `fold` (modulo the folds).
+    #[must_use]
+    pub fn in_fold(mut self, fold: u32) -> Self {
+        self.fold = Some(fold);
+        self
     }
 
     /// The same example, in group `group`.
@@ -163,16 +176,22 @@ impl Trainer {
         let _span = tracing::info_span!("learn.train", task, examples = examples.len()).entered();
         let data: Vec<Encoded> = examples.iter().map(|e| self.encode(e)).collect();
 
-        // Out-of-fold logits, fold = position modulo the fold count.
+        // Out-of-fold logits, fold = the example's fold (else its position)
+        // modulo the fold count.
         let folds = self.folds as usize;
+        let fold_of: Vec<usize> = examples
+            .iter()
+            .enumerate()
+            .map(|(i, e)| e.fold.map_or(i, |f| f as usize) % folds)
+            .collect();
         let mut oof_logits = vec![[0.0f64; MAX_LABELS]; data.len()];
         // And the share of each example's words its fold's model saw.
         let mut oof_coverage = vec![1.0f32; data.len()];
         for fold in 0..folds {
-            let train: Vec<usize> = (0..data.len()).filter(|i| i % folds != fold).collect();
+            let train: Vec<usize> = (0..data.len()).filter(|&i| fold_of[i] != fold).collect();
             let (w, b) = self.fit(&data, &train, k);
             let vocabulary = self.vocabulary(&data, &train);
-            for i in (0..data.len()).filter(|i| i % folds == fold) {
+            for i in (0..data.len()).filter(|&i| fold_of[i] == fold) {
                 oof_logits[i] = logits(&w, &b, &data[i], k);
                 let words = &data[i].words;
                 let seen = words
@@ -489,6 +508,35 @@ pub(crate) mod tests {
         assert_eq!(a.model.to_json(), b.model.to_json());
         assert_eq!(a.out_of_fold, b.out_of_fold);
         assert_eq!(a.out_of_fold.len(), data().len());
+    }
+
+    #[test]
+    fn examples_of_one_fold_are_predicted_by_a_model_blind_to_that_fold() {
+        let t = Trainer {
+            epochs: 3,
+            folds: 2,
+            ..Trainer::default()
+        };
+        // By position, "zebra" is in both folds; given one fold, its
+        // examples are predicted by a model that never saw the word.
+        let mut by_position = data();
+        for _ in 0..2 {
+            by_position.push(Example::new("zebra crossing", vec![], 0));
+        }
+        let blind: Vec<Example> = by_position
+            .iter()
+            .cloned()
+            .map(|e| {
+                let f = u32::from(e.text.starts_with("zebra"));
+                e.in_fold(f)
+            })
+            .collect();
+        let n = by_position.len();
+        let a = t.train("x", vec!["a".into(), "b".into()], &by_position).unwrap();
+        let b = t.train("x", vec!["a".into(), "b".into()], &blind).unwrap();
+        assert!(a.out_of_fold[n - 1].coverage() > 0.99);
+        assert!(b.out_of_fold[n - 1].coverage() < 0.01);
+        assert!(b.out_of_fold[n - 2].coverage() < 0.01);
     }
 
     #[test]
