@@ -302,6 +302,48 @@ fn fifos_are_skipped_and_said() {
     );
 }
 
+/// A log with no exchange (an Aider chat started and left, a Claude Code
+/// transcript of a title only) is said in one note naming the file, and
+/// neither stored nor ranked; the log beside it is.
+#[test]
+fn empty_logs_are_reported_not_stored_or_ranked() {
+    let dir = scratch("empty-logs");
+    std::fs::write(
+        dir.join("a.aider.chat.history.md"),
+        "# aider chat started at 2026-01-01 10:00:00\n\n> Aider v0.86.2\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("b.jsonl"),
+        "{\"type\":\"summary\",\"summary\":\"t\",\"leafUuid\":\"u\",\"sessionId\":\"s\"}\n",
+    )
+    .unwrap();
+    std::fs::copy(
+        repo("fixtures/logs/claude-code/rejected-tool-calls.jsonl"),
+        dir.join("c.jsonl"),
+    )
+    .unwrap();
+    let mut job = Job::builder()
+        .store(Store::open_in_memory().unwrap())
+        .build()
+        .unwrap();
+    let report = job.run_path(&dir, |_| {}).unwrap();
+    assert_eq!(report.stored(), 1, "{:?} {:?}", report.errors, report.notes);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let skipped: Vec<&String> = report
+        .notes
+        .iter()
+        .filter(|n| n.ends_with("no exchanges: skipped"))
+        .collect();
+    assert_eq!(skipped.len(), 2, "{:?}", report.notes);
+    assert!(skipped[0].starts_with(&dir.join("a.aider.chat.history.md").display().to_string()));
+    assert!(skipped[1].starts_with(&dir.join("b.jsonl").display().to_string()));
+    let members: usize = report.groups.iter().map(|g| g.members.len()).sum();
+    assert_eq!(members, 1);
+    let board = job.into_store().unwrap().leaderboard(None).unwrap();
+    assert_eq!(board.len(), 1, "{board:?}");
+}
+
 #[test]
 fn the_store_keeps_each_runs_final_consensus_score() {
     let mut job = Job::builder()

@@ -14,10 +14,18 @@
 //!
 //! A `> ` line inside a reply (a Markdown quote) reads as aider's output;
 //! a line opening with `>>` (a `>>>>>>> REPLACE` marker) is the reply's.
+//!
+//! Aider's actions act on the reply before them: that reply stays the
+//! turn's response (its questions asked) unless the agent speaks again.
+//! In architect mode aider hands the architect's reply to its editor model
+//! as `#### ` lines repeating it: that hand-off is the agent's, not a
+//! prompt. Code the agent writes outside a fence (`<source>` blocks,
+//! SEARCH/REPLACE blocks, unified diffs, lines that are clearly code) is
+//! fenced in the reply, so no `?` of code reads as a question.
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 
 use super::{LogMeta, Sink};
 
@@ -44,6 +52,128 @@ fn is_match(pattern: &LazyLock<Option<Regex>>, text: &str) -> bool {
 fn quoted(line: &str) -> Option<&str> {
     let rest = line.strip_prefix('>')?;
     (rest.is_empty() || rest.starts_with(char::is_whitespace)).then(|| rest.trim())
+}
+
+/// Text with each run of white space one space, trimmed.
+fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Lines that are clearly code (a declaration, an import, a definition,
+/// a statement ending in `;` or `{`, closing brackets, a comment), as the
+/// agent writes them outside a fence.
+static CODE_LINE: LazyLock<Option<RegexSet>> = LazyLock::new(|| {
+    RegexSet::new([
+        r"^\s*(?:export\s+)?(?:const|let|var)\s+[\w$\[\]{},\s]+(?::[^=]+)?=",
+        r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b\s*\*?\s*[\w$]*\s*\(",
+        r#"^\s*import\s+(?:[\w${},*\s]+\s+from\s+)?['"]"#,
+        r"^\s*from\s+[\w.]+\s+import\s+[\w*(]",
+        r"^\s*(?:async\s+)?def\s+\w+\s*\(.*\)\s*(?:->\s*[^:]+)?:\s*$",
+        r"^\s*class\s+\w+(?:\(.*\))?(?:\s+extends\s+[\w.]+)?\s*[:{]\s*$",
+        r"^\s*(?:pub(?:\([\w:]+\))?\s+)?(?:fn|struct|enum|trait|impl|mod)\s+\w.*[{;(]\s*$",
+        r"^\s*(?:if|for|while|switch|catch)\s*\(.*\)\s*\{?\s*$",
+        r"^\s*(?:return|throw|await)\b.*;\s*$",
+        r"^\s*[}\])]+[;,)]*\s*$",
+        r"^\s*\}\s*(?:else|catch|finally)\b",
+        r"^\s*(?://|/\*|\*/)",
+        r"^\s*[^\s#>*-].*[(=].*[;{]\s*$",
+    ])
+    .ok()
+});
+
+/// Whether a line outside a fence is code, not prose (a Markdown list item
+/// or heading never is).
+fn is_code_line(line: &str) -> bool {
+    let t = line.trim_start();
+    let list_or_heading = t.starts_with("- ")
+        || t.starts_with("* ")
+        || t.starts_with('#')
+        || t.split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    !list_or_heading && CODE_LINE.as_ref().is_some_and(|r| r.is_match(line))
+}
+
+/// A line that continues a run of code: indented, with code punctuation.
+fn continues_code(line: &str) -> bool {
+    line.starts_with(char::is_whitespace)
+        && !line.trim().is_empty()
+        && line.contains(['(', ')', '{', '}', ';', '=', '[', ']', ':', '?'])
+}
+
+/// Whether a line is a unified diff's (a hunk's lines after its header).
+fn is_diff_line(line: &str) -> bool {
+    line.starts_with([' ', '+', '-', '\\']) || line.starts_with("@@")
+}
+
+/// The agent's reply with the code it wrote outside fences fenced:
+/// `<source>` blocks, SEARCH/REPLACE blocks, unified diffs and runs of
+/// lines that are clearly code, so no `?` of code is read as a question.
+fn fence_code(lines: &[String]) -> String {
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+    let mut fence: Option<&str> = None;
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i].as_str();
+        let t = line.trim_start();
+        if let Some(f) = fence {
+            if t.starts_with(f) {
+                fence = None;
+            }
+            out.push(line);
+            i += 1;
+            continue;
+        }
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = Some(&t[..3]);
+            out.push(line);
+            i += 1;
+            continue;
+        }
+        // The end of the region of code starting at `i`, if one does.
+        let until = |end: &str| {
+            lines[i..]
+                .iter()
+                .position(|l| l.trim_start().starts_with(end))
+                .map_or(lines.len(), |k| i + k + 1)
+        };
+        let end = if t.starts_with("<source") {
+            Some(until("</source>"))
+        } else if t.starts_with("<<<<<<< SEARCH") {
+            Some(until(">>>>>>> REPLACE"))
+        } else if (t.starts_with("--- ") && lines.get(i + 1).is_some_and(|n| n.starts_with("+++ ")))
+            || (line.starts_with("@@ ") && line[3..].contains("@@"))
+        {
+            let mut k = i + 1;
+            while k < lines.len() && (is_diff_line(&lines[k]) || lines[k].starts_with("+++ ")) {
+                k += 1;
+            }
+            Some(k)
+        } else if is_code_line(line) {
+            let mut k = i + 1;
+            while k < lines.len()
+                && !lines[k].trim_start().starts_with("```")
+                && (is_code_line(&lines[k]) || continues_code(&lines[k]))
+            {
+                k += 1;
+            }
+            Some(k)
+        } else {
+            None
+        };
+        match end {
+            Some(end) => {
+                out.push("```");
+                out.extend(lines[i..end].iter().map(String::as_str));
+                out.push("```");
+                i = end;
+            }
+            None => {
+                out.push(line);
+                i += 1;
+            }
+        }
+    }
+    out.join("\n")
 }
 
 /// What a line does to a report being read.
@@ -164,7 +294,9 @@ pub(crate) struct State {
     user: Vec<String>,
     reply: Vec<String>,
     in_thinking: bool,
-    calls: u64,
+    /// The agent's last reply, white space collapsed, until the user's
+    /// next prompt: an architect's hand-off to its editor repeats it.
+    last_reply: Option<String>,
     /// An edit aider rejected, its report still being read.
     rejected: Option<Rejected>,
 }
@@ -186,15 +318,39 @@ impl State {
         } else {
             t
         };
+        if self.is_hand_off(prompt) {
+            // The architect's instructions to its editor model: the
+            // agent's own words (its reply, read already), no prompt.
+            return;
+        }
+        self.last_reply = None;
         sink.asm.user(prompt);
+    }
+
+    /// Whether a `#### ` message repeats the agent's last reply: aider's
+    /// architect mode hands its reply to the editor model as a user
+    /// message of the history.
+    fn is_hand_off(&self, prompt: &str) -> bool {
+        let Some(reply) = self.last_reply.as_deref() else {
+            return false;
+        };
+        let prompt = collapse(prompt);
+        !prompt.is_empty()
+            && (prompt == reply
+                || (prompt.len() >= 20 && reply.contains(&prompt))
+                || (reply.len() >= 20 && prompt.contains(reply)))
     }
 
     fn flush_reply(&mut self, sink: &mut Sink) {
         if self.reply.is_empty() {
             return;
         }
-        let text = self.reply.join("\n");
+        let said = collapse(&self.reply.join("\n"));
+        let text = fence_code(&self.reply);
         self.reply.clear();
+        if !said.is_empty() {
+            self.last_reply = Some(said);
+        }
         sink.asm.assistant(&text);
     }
 
@@ -206,10 +362,8 @@ impl State {
         output: &str,
         ok: bool,
     ) {
-        self.calls += 1;
-        let id = format!("aider-{}", self.calls);
-        sink.asm.call(Some(&id), name, params, None);
-        sink.asm.result(&id, output, ok);
+        // Aider acts on the reply: the reply stays the turn's response.
+        sink.asm.action(name, params, output, ok);
     }
 
     /// Ends the report of a rejected edit: a failed `edit` call.
@@ -467,5 +621,87 @@ mod tests {
             Some("The LLM did not conform to the edit format.")
         );
         assert_eq!(said.last().map(String::as_str), Some("I will try again."));
+    }
+
+    /// A reply asking to confirm, then aider applying its edit: the
+    /// reply is still the turn's response (its question kept).
+    #[test]
+    fn a_reply_followed_by_an_edit_keeps_its_question() {
+        let text = "# aider chat started at 2025-06-02 14:29:21\n\n#### add a cache\n\n\
+            I will add an LRU cache to `fetch`.\n\n\
+            Please confirm if you would like to proceed with this change.\n\n\
+            ```python\nsrc/f.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n\n\
+            > Applied edit to src/f.py  \n> Commit 1a2b3c4 feat: cache  \n\n#### yes\n\nDone.\n";
+        let log = import_text(Format::Aider, text, "h.md").unwrap();
+        assert_eq!(log.turns.len(), 2);
+        let t = &log.turns[0];
+        assert!(
+            t.response
+                .contains("Please confirm if you would like to proceed"),
+            "{t:?}"
+        );
+        let names: Vec<&str> = t
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Tool(c) => Some(c.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names, ["edit", "git_commit"]);
+        let questions = tact_core::text::extract_questions(&t.response);
+        assert_eq!(questions.len(), 1, "{questions:?}");
+    }
+
+    /// A reply, an edit, then the agent's next words: the first reply is
+    /// an intermediate message and the last one the response.
+    #[test]
+    fn the_agent_speaking_after_an_edit_makes_the_reply_intermediate() {
+        let text = "# aider chat started at 2025-06-02 14:29:21\n\n#### fix it\n\nFirst reply.\n\n\
+            > Applied edit to a.py  \n\nSecond reply?\n";
+        let (calls, said) = read(text);
+        assert_eq!(calls.len(), 1);
+        assert_eq!(said, ["First reply.", "Second reply?"]);
+    }
+
+    /// Architect mode: the architect's reply, aider's hand-off of it to the
+    /// editor model as `#### ` lines, the editor's blocks: one turn, the
+    /// user's prompt the only prompt.
+    #[test]
+    fn an_architect_hand_off_is_the_agent_s_not_a_prompt() {
+        let text = "# aider chat started at 2025-06-02 14:29:21\n\n> Model: o3 with architect edit format  \n\n\
+            #### /architect make the port configurable\n\n\
+            Read the port from `PORT` in `server.py`:\n\n1. Import `os`.\n2. Use `int(os.environ.get(\"PORT\", 8080))`.\n\n\
+            > Tokens: 2.1k sent, 120 received.  \n\n\
+            #### Read the port from `PORT` in `server.py`:  \n####   \n#### 1. Import `os`.  \n#### 2. Use `int(os.environ.get(\"PORT\", 8080))`.  \n\n\
+            server.py\n```python\n<<<<<<< SEARCH\nport = 8080\n=======\nport = int(os.environ.get(\"PORT\", 8080))\n>>>>>>> REPLACE\n```\n\n\
+            > Applied edit to server.py  \n";
+        let log = import_text(Format::Aider, text, "h.md").unwrap();
+        assert_eq!(log.turns.len(), 1, "{:?}", log.turns);
+        assert_eq!(log.turns[0].prompt, "make the port configurable");
+        assert!(log.turns[0].response.contains("server.py\n```python"));
+    }
+
+    /// Code outside fences is code: a `<source>` block, a diff and a line
+    /// of JavaScript ending in `?` give no question; the prose does.
+    #[test]
+    fn source_blocks_diffs_and_unfenced_code_are_no_questions() {
+        let text = "# aider chat started at 2025-06-02 14:29:21\n\n#### normalize paths\n\n\
+            Here is the helper:\n\n<source>\nfunction norm(path) {\n  return ok(path) ?\n    path : \"/\";\n}\n</source>\n\n\
+            --- a/api.js\n+++ b/api.js\n@@ -1,2 +1,2 @@\n-const a = b ?\n+const a = c ?\n \n\
+            And inline:\n\n    const p = path.startsWith(\"/\") ?\n      path : `/${path}`;\n\n\
+            Should I also update the tests?\n";
+        let log = import_text(Format::Aider, text, "h.md").unwrap();
+        let r = &log.turns[0].response;
+        let questions: Vec<&str> = tact_core::text::extract_questions(r)
+            .iter()
+            .map(|q| q.text(r))
+            .collect();
+        assert_eq!(
+            questions,
+            ["Should I also update the tests?"],
+            "{}",
+            log.turns[0].response
+        );
     }
 }

@@ -30,14 +30,29 @@ pub(crate) struct Assembler {
     live: Vec<Event>,
     /// Indices of calls in `current.events` not yet emitted live.
     unemitted: Vec<usize>,
+    /// The pending message was followed by an action of the host
+    /// ([`Assembler::action`]): where in `current.events` it goes if a new
+    /// message of the agent makes it an intermediate one.
+    acted_on: Option<usize>,
+    /// The pending message was returned live already (before the action).
+    pending_live: bool,
 }
 
 impl Assembler {
     fn flush_text(&mut self) {
+        let at = self.acted_on.take();
+        let live = !std::mem::take(&mut self.pending_live);
         if let Some(text) = self.pending_text.take() {
             let event = Event::assistant(text);
-            self.live.push(event.clone());
-            self.current.events.push(event);
+            if live {
+                self.live.push(event.clone());
+            }
+            // Before the actions that followed it (only actions, which no
+            // index of `open` or `done` names, come after it).
+            match at {
+                Some(i) if i <= self.current.events.len() => self.current.events.insert(i, event),
+                _ => self.current.events.push(event),
+            }
         }
     }
 
@@ -61,6 +76,9 @@ impl Assembler {
             return;
         }
         self.started = true;
+        if self.acted_on.is_some() {
+            self.flush_text();
+        }
         match &mut self.pending_text {
             Some(p) => {
                 p.push_str("\n\n");
@@ -102,6 +120,38 @@ impl Assembler {
             // No id: no result will come; it is complete now.
             None => self.emit_call(index),
         }
+    }
+
+    /// An action the host took on the agent's message (Aider applying an
+    /// edit, running a command, committing): a call answered at once, its
+    /// own step, that leaves the message pending, so the agent's reply
+    /// before its edits is still the turn's response (its questions
+    /// asked) unless the agent speaks again.
+    pub(crate) fn action(&mut self, name: &str, params: JsonValue, output: &str, ok: bool) {
+        self.started = true;
+        self.step += 1;
+        self.last_group = None;
+        let mut call = ToolCall::new(if name.is_empty() { "unknown" } else { name })
+            .step(self.step)
+            .ok(ok)
+            .output(JsonValue::String(output.to_owned()));
+        if !params.is_null() {
+            call = call.params(params);
+        }
+        if let Some(text) = &self.pending_text {
+            if self.acted_on.is_none() {
+                self.acted_on = Some(self.current.events.len());
+            }
+            // Live, the message comes before the action, whatever it
+            // turns out to be.
+            if !self.pending_live {
+                self.live.push(Event::assistant(text.clone()));
+                self.pending_live = true;
+            }
+        }
+        let event = Event::tool(call);
+        self.live.push(event.clone());
+        self.current.events.push(event);
     }
 
     fn emit_call(&mut self, index: usize) {
@@ -166,8 +216,12 @@ impl Assembler {
         }
         self.open.clear();
         self.done.clear();
+        self.acted_on = None;
+        let live = !std::mem::take(&mut self.pending_live);
         if let Some(text) = self.pending_text.take() {
-            self.live.push(Event::assistant(text.clone()));
+            if live {
+                self.live.push(Event::assistant(text.clone()));
+            }
             self.current.response = text;
         }
         if self.started {

@@ -690,6 +690,13 @@ impl Job {
         let imported = import_text(format, text, &source)
             .and_then(|log| Ok((log, ImportDefaults::sidecar_of(file)?)));
         match imported {
+            // A log with no exchange (a chat started and left, a session
+            // of snapshots only) is said and neither stored nor ranked.
+            Ok((log, _)) if log.turns.is_empty() => {
+                tally
+                    .notes
+                    .push(format!("{}: no exchanges: skipped", file.display()));
+            }
             Ok((log, sidecar)) => {
                 let defaults = match &sidecar {
                     Some(s) => self.import.clone().overridden_by(s),
