@@ -6,6 +6,8 @@
 //! written.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "job/follow.rs"]
+mod follow;
 #[path = "job/import.rs"]
 mod import;
 
