@@ -56,8 +56,19 @@ fn quoted(line: &str) -> Option<&str> {
 
 /// Text with each run of white space one space, trimmed.
 fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(text.len().min(1 << 10));
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
+
+/// The longest reply kept to recognize an architect's hand-off (its
+/// repetition as `#### ` lines): longer replies are not compared.
+const MAX_HAND_OFF_BYTES: usize = 1 << 20;
 
 /// Lines that are clearly code (a declaration, an import, a definition,
 /// a statement ending in `;` or `{`, closing brackets, a comment), as the
@@ -105,75 +116,89 @@ fn is_diff_line(line: &str) -> bool {
     line.starts_with([' ', '+', '-', '\\']) || line.starts_with("@@")
 }
 
+/// What closes a region of code being fenced.
+enum Region {
+    /// A line starting with this marker (included).
+    Until(&'static str),
+    /// The first line that is not a unified diff's.
+    Diff,
+    /// The first line that is not code.
+    Code,
+}
+
 /// The agent's reply with the code it wrote outside fences fenced:
 /// `<source>` blocks, SEARCH/REPLACE blocks, unified diffs and runs of
 /// lines that are clearly code, so no `?` of code is read as a question.
-fn fence_code(lines: &[String]) -> String {
-    let mut out: Vec<&str> = Vec::with_capacity(lines.len());
+/// One pass over the lines, one line of lookahead.
+fn fence_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let push = |out: &mut String, line: &str| {
+        out.push_str(line);
+        out.push('\n');
+    };
+    let mut lines = text.lines().peekable();
     let mut fence: Option<&str> = None;
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i].as_str();
+    let mut region: Option<Region> = None;
+    while let Some(line) = lines.next() {
         let t = line.trim_start();
+        if let Some(r) = &region {
+            let inside = match r {
+                Region::Until(end) => {
+                    push(&mut out, line);
+                    if t.starts_with(end) {
+                        push(&mut out, "```");
+                        region = None;
+                    }
+                    continue;
+                }
+                Region::Diff => is_diff_line(line) || line.starts_with("+++ "),
+                Region::Code => {
+                    !t.starts_with("```") && (is_code_line(line) || continues_code(line))
+                }
+            };
+            if inside {
+                push(&mut out, line);
+                continue;
+            }
+            push(&mut out, "```");
+            region = None;
+        }
         if let Some(f) = fence {
             if t.starts_with(f) {
                 fence = None;
             }
-            out.push(line);
-            i += 1;
+            push(&mut out, line);
             continue;
         }
         if t.starts_with("```") || t.starts_with("~~~") {
-            fence = Some(&t[..3]);
-            out.push(line);
-            i += 1;
+            fence = t.get(..3);
+            push(&mut out, line);
             continue;
         }
-        // The end of the region of code starting at `i`, if one does.
-        let until = |end: &str| {
-            lines[i..]
-                .iter()
-                .position(|l| l.trim_start().starts_with(end))
-                .map_or(lines.len(), |k| i + k + 1)
-        };
-        let end = if t.starts_with("<source") {
-            Some(until("</source>"))
+        let start = if t.starts_with("<source") {
+            Some(Region::Until("</source>"))
         } else if t.starts_with("<<<<<<< SEARCH") {
-            Some(until(">>>>>>> REPLACE"))
-        } else if (t.starts_with("--- ") && lines.get(i + 1).is_some_and(|n| n.starts_with("+++ ")))
+            Some(Region::Until(">>>>>>> REPLACE"))
+        } else if (t.starts_with("--- ") && lines.peek().is_some_and(|n| n.starts_with("+++ ")))
             || (line.starts_with("@@ ") && line[3..].contains("@@"))
         {
-            let mut k = i + 1;
-            while k < lines.len() && (is_diff_line(&lines[k]) || lines[k].starts_with("+++ ")) {
-                k += 1;
-            }
-            Some(k)
+            Some(Region::Diff)
         } else if is_code_line(line) {
-            let mut k = i + 1;
-            while k < lines.len()
-                && !lines[k].trim_start().starts_with("```")
-                && (is_code_line(&lines[k]) || continues_code(&lines[k]))
-            {
-                k += 1;
-            }
-            Some(k)
+            Some(Region::Code)
         } else {
             None
         };
-        match end {
-            Some(end) => {
-                out.push("```");
-                out.extend(lines[i..end].iter().map(String::as_str));
-                out.push("```");
-                i = end;
-            }
-            None => {
-                out.push(line);
-                i += 1;
-            }
+        if start.is_some() {
+            push(&mut out, "```");
         }
+        push(&mut out, line);
+        region = start;
     }
-    out.join("\n")
+    if region.is_some() {
+        push(&mut out, "```");
+    }
+    out.pop();
+    out
 }
 
 /// What a line does to a report being read.
@@ -292,7 +317,8 @@ pub(crate) fn looks_like(head: &str) -> bool {
 #[derive(Debug, Default)]
 pub(crate) struct State {
     user: Vec<String>,
-    reply: Vec<String>,
+    /// The agent's reply so far, its lines each ended by `\n`.
+    reply: String,
     in_thinking: bool,
     /// The agent's last reply, white space collapsed, until the user's
     /// next prompt: an architect's hand-off to its editor repeats it.
@@ -345,13 +371,18 @@ impl State {
         if self.reply.is_empty() {
             return;
         }
-        let said = collapse(&self.reply.join("\n"));
-        let text = fence_code(&self.reply);
-        self.reply.clear();
-        if !said.is_empty() {
-            self.last_reply = Some(said);
+        let raw = std::mem::take(&mut self.reply);
+        if raw.len() <= MAX_HAND_OFF_BYTES {
+            let said = collapse(&raw);
+            if !said.is_empty() {
+                self.last_reply = Some(said);
+            }
+        } else {
+            self.last_reply = None;
         }
-        sink.asm.assistant(&text);
+        let text = fence_code(&raw);
+        drop(raw);
+        sink.asm.assistant_owned(text);
     }
 
     fn tool(
@@ -418,7 +449,8 @@ impl State {
             return;
         }
         if !self.in_thinking {
-            self.reply.push(line.to_owned());
+            self.reply.push_str(line);
+            self.reply.push('\n');
         }
     }
 

@@ -9,6 +9,25 @@ use std::collections::HashMap;
 use tact_scoring::Turn;
 use tact_types::trajectory::{Event, JsonValue, ToolCall};
 
+/// The most of one tool output an import keeps, in bytes: its head (the
+/// guide quotes an error's first few hundred bytes), beside the whole
+/// output's length in characters ([`ToolCall::output_chars`]), so a log's
+/// outputs, most of what agents write, cost no memory past their heads.
+pub const MAX_OUTPUT_BYTES: usize = 8 << 10;
+
+/// A tool output as kept: its head of at most [`MAX_OUTPUT_BYTES`] (cut
+/// on a character boundary), and its length in characters when cut.
+fn kept_output(output: &str) -> (String, Option<usize>) {
+    if output.len() <= MAX_OUTPUT_BYTES {
+        return (output.to_owned(), None);
+    }
+    let mut end = MAX_OUTPUT_BYTES;
+    while !output.is_char_boundary(end) {
+        end -= 1;
+    }
+    (output[..end].to_owned(), Some(output.chars().count()))
+}
+
 /// Builds turns (for `tact run`) and, as records arrive, the events a
 /// live guide observes (for `tact guide --follow`).
 #[derive(Debug, Default)]
@@ -26,6 +45,9 @@ pub(crate) struct Assembler {
     done: HashMap<String, usize>,
     step: u64,
     last_group: Option<String>,
+    /// Whether events are kept for a live reader (`take_live`): a whole
+    /// import keeps none (they would double its memory).
+    live_on: bool,
     /// Events completed since the last `take_live`.
     live: Vec<Event>,
     /// Indices of calls in `current.events` not yet emitted live.
@@ -39,13 +61,24 @@ pub(crate) struct Assembler {
 }
 
 impl Assembler {
+    /// An assembler whose completed events a live reader takes
+    /// ([`Assembler::take_live`]).
+    pub(crate) fn live() -> Self {
+        Assembler {
+            live_on: true,
+            ..Assembler::default()
+        }
+    }
+
     fn flush_text(&mut self) {
         let at = self.acted_on.take();
         let live = !std::mem::take(&mut self.pending_live);
         if let Some(text) = self.pending_text.take() {
             let event = Event::assistant(text);
             if live {
-                self.live.push(event.clone());
+                if self.live_on {
+                    self.live.push(event.clone());
+                }
             }
             // Before the actions that followed it (only actions, which no
             // index of `open` or `done` names, come after it).
@@ -66,14 +99,45 @@ impl Assembler {
         self.end_turn();
         self.current.prompt = text.to_owned();
         self.started = true;
-        self.live.push(Event::user(text));
+        if self.live_on {
+            self.live.push(Event::user(text));
+        }
+    }
+
+    /// The user's message that opened the log, read after what followed
+    /// it (a SWE-agent trajectory writes its steps before the task): the
+    /// first turn's prompt, when it has none.
+    pub(crate) fn prompt_first(&mut self, text: &str) {
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
+        let first = match self.turns.first_mut() {
+            Some(t) => t,
+            None => {
+                self.started = true;
+                &mut self.current
+            }
+        };
+        if first.prompt.is_empty() {
+            first.prompt = text.to_owned();
+        }
     }
 
     /// A message of the agent (empty or white-space text is ignored).
     pub(crate) fn assistant(&mut self, text: &str) {
-        let text = text.trim();
-        if text.is_empty() {
+        self.assistant_owned(text.trim().to_owned());
+    }
+
+    /// As [`Assembler::assistant`], the text moved in (not copied when it
+    /// is the first of its message and needs no trimming).
+    pub(crate) fn assistant_owned(&mut self, mut text: String) {
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
             return;
+        }
+        if trimmed.len() != text.len() {
+            text = trimmed.to_owned();
         }
         self.started = true;
         if self.acted_on.is_some() {
@@ -82,9 +146,9 @@ impl Assembler {
         match &mut self.pending_text {
             Some(p) => {
                 p.push_str("\n\n");
-                p.push_str(text);
+                p.push_str(&text);
             }
-            None => self.pending_text = Some(text.to_owned()),
+            None => self.pending_text = Some(text),
         }
     }
 
@@ -131,10 +195,12 @@ impl Assembler {
         self.started = true;
         self.step += 1;
         self.last_group = None;
+        let (head, chars) = kept_output(output);
         let mut call = ToolCall::new(if name.is_empty() { "unknown" } else { name })
             .step(self.step)
             .ok(ok)
-            .output(JsonValue::String(output.to_owned()));
+            .output(JsonValue::String(head));
+        call.output_chars = chars;
         if !params.is_null() {
             call = call.params(params);
         }
@@ -145,18 +211,24 @@ impl Assembler {
             // Live, the message comes before the action, whatever it
             // turns out to be.
             if !self.pending_live {
-                self.live.push(Event::assistant(text.clone()));
+                if self.live_on {
+                    self.live.push(Event::assistant(text.clone()));
+                }
                 self.pending_live = true;
             }
         }
         let event = Event::tool(call);
-        self.live.push(event.clone());
+        if self.live_on {
+            self.live.push(event.clone());
+        }
         self.current.events.push(event);
     }
 
     fn emit_call(&mut self, index: usize) {
         if let Some(e) = self.current.events.get(index) {
-            self.live.push(e.clone());
+            if self.live_on {
+                self.live.push(e.clone());
+            }
         }
         self.unemitted.retain(|&i| i != index);
     }
@@ -170,7 +242,9 @@ impl Assembler {
         };
         if let Some(Event::Tool(call)) = self.current.events.get_mut(index) {
             call.ok = ok;
-            call.output = JsonValue::String(output.to_owned());
+            let (head, chars) = kept_output(output);
+            call.output = JsonValue::String(head);
+            call.output_chars = chars;
         }
         self.done.insert(id.to_owned(), index);
         self.emit_call(index);
@@ -204,14 +278,18 @@ impl Assembler {
         self.flush_text();
         self.started = true;
         self.current.events.push(Event::condensation());
-        self.live.push(Event::condensation());
+        if self.live_on {
+            self.live.push(Event::condensation());
+        }
     }
 
     fn end_turn(&mut self) {
         // Calls never answered are kept as issued (ok, empty output).
         for index in std::mem::take(&mut self.unemitted) {
             if let Some(e) = self.current.events.get(index) {
-                self.live.push(e.clone());
+                if self.live_on {
+                    self.live.push(e.clone());
+                }
             }
         }
         self.open.clear();
@@ -220,7 +298,9 @@ impl Assembler {
         let live = !std::mem::take(&mut self.pending_live);
         if let Some(text) = self.pending_text.take() {
             if live {
-                self.live.push(Event::assistant(text.clone()));
+                if self.live_on {
+                    self.live.push(Event::assistant(text.clone()));
+                }
             }
             self.current.response = text;
         }

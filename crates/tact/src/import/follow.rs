@@ -99,7 +99,11 @@ impl Follower {
         Follower {
             format,
             source: source.to_owned(),
-            sink: Sink::new(format, source),
+            sink: {
+                let mut sink = Sink::new(format, source);
+                sink.asm = super::assemble::Assembler::live();
+                sink
+            },
             parser: LineParser::new(format),
             partial: Vec::new(),
             line: 0,
