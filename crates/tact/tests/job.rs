@@ -10,6 +10,8 @@
 mod follow;
 #[path = "job/import.rs"]
 mod import;
+#[path = "job/memory.rs"]
+mod memory;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -13,7 +13,7 @@ use tact_types::trajectory::{Event, JsonValue, ToolCall};
 /// guide quotes an error's first few hundred bytes), beside the whole
 /// output's length in characters ([`ToolCall::output_chars`]), so a log's
 /// outputs, most of what agents write, cost no memory past their heads.
-pub const MAX_OUTPUT_BYTES: usize = 8 << 10;
+pub const MAX_OUTPUT_BYTES: usize = 1 << 10;
 
 /// A tool output as kept: its head of at most [`MAX_OUTPUT_BYTES`] (cut
 /// on a character boundary), and its length in characters when cut.
