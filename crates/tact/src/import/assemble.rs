@@ -13,15 +13,22 @@ use tact_types::trajectory::{Event, JsonValue, ToolCall};
 /// guide quotes an error's first few hundred bytes), beside the whole
 /// output's length in characters ([`ToolCall::output_chars`]), so a log's
 /// outputs, most of what agents write, cost no memory past their heads.
+/// A failed call's output (an error report) keeps 16 times as much.
 pub const MAX_OUTPUT_BYTES: usize = 1 << 10;
 
-/// A tool output as kept: its head of at most [`MAX_OUTPUT_BYTES`] (cut
-/// on a character boundary), and its length in characters when cut.
-fn kept_output(output: &str) -> (String, Option<usize>) {
-    if output.len() <= MAX_OUTPUT_BYTES {
+/// A tool output as kept: its head of at most [`MAX_OUTPUT_BYTES`] (16
+/// times that for a failed call; cut on a character boundary), and its
+/// length in characters when cut.
+fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
+    let max = if ok {
+        MAX_OUTPUT_BYTES
+    } else {
+        16 * MAX_OUTPUT_BYTES
+    };
+    if output.len() <= max {
         return (output.to_owned(), None);
     }
-    let mut end = MAX_OUTPUT_BYTES;
+    let mut end = max;
     while !output.is_char_boundary(end) {
         end -= 1;
     }
@@ -195,7 +202,7 @@ impl Assembler {
         self.started = true;
         self.step += 1;
         self.last_group = None;
-        let (head, chars) = kept_output(output);
+        let (head, chars) = kept_output(output, ok);
         let mut call = ToolCall::new(if name.is_empty() { "unknown" } else { name })
             .step(self.step)
             .ok(ok)
@@ -242,7 +249,7 @@ impl Assembler {
         };
         if let Some(Event::Tool(call)) = self.current.events.get_mut(index) {
             call.ok = ok;
-            let (head, chars) = kept_output(output);
+            let (head, chars) = kept_output(output, ok);
             call.output = JsonValue::String(head);
             call.output_chars = chars;
         }
