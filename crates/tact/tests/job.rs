@@ -20,6 +20,18 @@ use tact::consensus::Decision;
 use tact::job::{Job, Progress, SessionErrorKind};
 use tact::store::Store;
 
+/// Held by the tests that time or measure memory, so they do not run
+/// beside each other.
+static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Takes [`HEAVY`] (a test that failed while holding it does not block
+/// the others).
+fn heavy() -> std::sync::MutexGuard<'static, ()> {
+    HEAVY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../..")

@@ -76,7 +76,13 @@ impl State {
             return;
         }
         sink.records += 1;
-        LogMeta::set_once(&mut sink.meta.session_id, str_at(v, "sessionId"));
+        // A resumed session's file replays its first session's records:
+        // the session is the last one named (the file's own).
+        if let Some(id) = str_at(v, "sessionId").filter(|i| !i.is_empty()) {
+            if sink.meta.session_id.as_deref() != Some(id) {
+                sink.meta.session_id = Some(id.to_owned());
+            }
+        }
         LogMeta::set_once(&mut sink.meta.cwd, str_at(v, "cwd"));
         if sink.meta.agent.is_none() {
             if let Some(version) = str_at(v, "version") {

@@ -126,6 +126,22 @@ struct Open {
     string: bool,
 }
 
+impl Open {
+    /// Bytes of the item: kept up to `limit`, counted past it.
+    fn take(&mut self, bytes: &[u8], limit: usize) {
+        self.bytes += bytes.len() as u64;
+        if self.over {
+            return;
+        }
+        if self.buf.len() + bytes.len() <= limit {
+            self.buf.extend_from_slice(bytes);
+        } else {
+            self.over = true;
+            self.buf = Vec::new();
+        }
+    }
+}
+
 impl Scanner {
     fn start_item(&mut self, b: u8, limit: usize) {
         self.item = Some(Open {
@@ -166,8 +182,25 @@ pub(crate) fn scan_items(
             break;
         }
         let n = chunk.len();
-        for &b in chunk {
-            step(&mut s, b, limit, on_item)?;
+        let mut k = 0;
+        while k < n {
+            // Inside a string (most of a log's bytes): up to the next quote
+            // or backslash at once.
+            if s.in_string && !s.escaped && !s.reading_key {
+                let rest = &chunk[k..];
+                let j = memchr::memchr2(b'"', b'\\', rest).unwrap_or(rest.len());
+                if j > 0 {
+                    let plain = &rest[..j];
+                    s.line += memchr::memchr_iter(b'\n', plain).count();
+                    if let Some(item) = &mut s.item {
+                        item.take(plain, limit);
+                    }
+                    k += j;
+                    continue;
+                }
+            }
+            step(&mut s, chunk[k], limit, on_item)?;
+            k += 1;
         }
         reader.consume(n);
     }
@@ -228,15 +261,7 @@ fn step(
         }
     }
     if let Some(item) = &mut s.item {
-        item.bytes += 1;
-        if !item.over {
-            if item.buf.len() < limit {
-                item.buf.push(b);
-            } else {
-                item.over = true;
-                item.buf = Vec::new();
-            }
-        }
+        item.take(&[b], limit);
     }
     if s.in_string {
         if s.escaped {

@@ -154,6 +154,7 @@ fn import_peak(path: &Path, format: Format) -> usize {
 #[test]
 #[cfg(target_os = "linux")]
 fn importer_memory_bounded() {
+    let _turn = super::heavy();
     let dir = std::env::temp_dir().join(format!("tact-memory-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for format in FORMATS {
