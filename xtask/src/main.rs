@@ -6,7 +6,9 @@
 //! checks the dependency rules of `docs/architecture.md`; `store-bench`
 //! measures the trajectory store on SQLite and PostgreSQL; `llm-check`
 //! tells how a running model server takes the model tier's calls;
-//! `startup` measures what one call of the `tact` binary costs.
+//! `startup` measures what one call of the `tact` binary costs;
+//! `mem-bench` the peak memory of `tact run` and `tact guide` on agents'
+//! logs of growing size.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod compare;
@@ -14,6 +16,7 @@ mod curve;
 mod deps;
 mod guidance_task;
 mod llm_check;
+mod mem_bench;
 mod metrics;
 mod preferences_task;
 mod questions_task;
@@ -80,6 +83,10 @@ enum Command {
     /// `--fault`, stop the PostgreSQL server mid-ingest and check that
     /// every session is whole or absent.
     StoreBench(store_bench::StoreBenchArgs),
+    /// Measure the peak memory of `tact run` and `tact guide` on agents'
+    /// logs of 10, 50 and 100 MB of every format and on one large record
+    /// each (GNU time), against the largest record.
+    MemBench(mem_bench::MemBenchArgs),
     /// Put each text task's probe to a running model server (twice) and
     /// say which structured form it took, the cold and warm latency, and
     /// whether the answers parse.
@@ -884,6 +891,10 @@ fn main() -> ExitCode {
             })
         }
         Command::StoreBench(args) => store_bench::run(&args, &root()),
+        Command::MemBench(args) => mem_bench::run(&args, &root()).map(|table| {
+            print!("{table}");
+            true
+        }),
         Command::LlmCheck(args) => llm_config(
             args.config.as_deref(),
             args.backend.as_deref(),

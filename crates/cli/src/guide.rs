@@ -86,26 +86,46 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         }
         return run_guide("stdin", &text, args.json, out);
     }
-    let text = tact_core::dataset::read_text(path)?;
     let source = path.display().to_string();
-    match args
-        .format
-        .or_else(|| tact::import::Format::detect(path, &text))
-    {
+    // An agent's log is streamed (one record in memory at a time); only
+    // tact's own trajectories are read whole.
+    let detected = match args.format {
+        Some(f) => Some(f),
+        None => {
+            use std::io::Read;
+            let mut head = Vec::new();
+            let file =
+                std::fs::File::open(path).with_context(|| format!("cannot read {source}"))?;
+            file.take(64 << 10).read_to_end(&mut head)?;
+            tact::import::Format::detect(path, &String::from_utf8_lossy(&head))
+        }
+    };
+    match detected {
         // One event file of an OpenHands V1 conversation: the whole
         // conversation (its folder's event files, in order).
         Some(format @ tact::import::Format::OpenHandsV1) if tact::import::is_event_file(path) => {
             let bytes = tact::import::conversation_events(path, 1 << 30)
                 .with_context(|| format!("cannot read the events beside {source}"))?;
             let text = tact_core::dataset::decode_text(&source, bytes)?;
-            run_guide_log(&source, &text, format, args.mode, args.json, out)
+            return run_guide_log(&source, &text, format, args.mode, args.json, out);
         }
-        Some(format) => run_guide_log(&source, &text, format, args.mode, args.json, out),
-        None => {
-            ensure_native(&source, &text)?;
-            run_guide(&source, &text, args.json, out)
+        Some(format) => {
+            let file =
+                std::fs::File::open(path).with_context(|| format!("cannot read {source}"))?;
+            let log = tact::import::import_reader(
+                format,
+                std::io::BufReader::with_capacity(1 << 16, file),
+                &source,
+                tact::import::MAX_RECORD_BYTES,
+            )?;
+            return guide_imported(&source, log, format, args.mode, args.json, out);
         }
+        None => {}
     }
+    }
+    let text = tact_core::dataset::read_text(path)?;
+    ensure_native(&source, &text)?;
+    run_guide(&source, &text, args.json, out)
 }
 
 /// The keys of tact's own trajectories (an object, events, or JSON Lines
@@ -138,6 +158,22 @@ pub fn run_guide_log(
     out: &mut impl Write,
 ) -> Result<()> {
     let log = tact::import::import_text(format, text, source)?;
+    guide_imported(source, log, format, mode, json, out)
+}
+
+/// `tact guide` on an imported log: its events classified as one
+/// trajectory (records the import skipped are warned of on stderr).
+fn guide_imported(
+    source: &str,
+    mut log: tact::import::ImportedLog,
+    format: tact::import::Format,
+    mode: Mode,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    for p in std::mem::take(&mut log.problems) {
+        eprintln!("warning: {}", redacted(p.to_string().as_bytes()));
+    }
     let input = GuideInput {
         source: format!("{source} ({format})"),
         trajectory: Trajectory {
@@ -146,7 +182,7 @@ pub fn run_guide_log(
                 .session_id
                 .clone()
                 .or_else(|| log.meta.task.clone()),
-            events: log.events(),
+            events: log.into_events(),
             mode,
             ..Trajectory::default()
         },

@@ -6,8 +6,12 @@
 //! written.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "job/follow.rs"]
+mod follow;
 #[path = "job/import.rs"]
 mod import;
+#[path = "job/memory.rs"]
+mod memory;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -15,6 +19,18 @@ use std::process::Command;
 use tact::consensus::Decision;
 use tact::job::{Job, Progress, SessionErrorKind};
 use tact::store::Store;
+
+/// Held by the tests that time or measure memory, so they do not run
+/// beside each other.
+static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Takes [`HEAVY`] (a test that failed while holding it does not block
+/// the others).
+fn heavy() -> std::sync::MutexGuard<'static, ()> {
+    HEAVY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -300,6 +316,48 @@ fn fifos_are_skipped_and_said() {
         report.errors[0].to_string(),
         format!("{}: not a regular file (FIFO)", fifo.display())
     );
+}
+
+/// A log with no exchange (an Aider chat started and left, a Claude Code
+/// transcript of a title only) is said in one note naming the file, and
+/// neither stored nor ranked; the log beside it is.
+#[test]
+fn empty_logs_are_reported_not_stored_or_ranked() {
+    let dir = scratch("empty-logs");
+    std::fs::write(
+        dir.join("a.aider.chat.history.md"),
+        "# aider chat started at 2026-01-01 10:00:00\n\n> Aider v0.86.2\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("b.jsonl"),
+        "{\"type\":\"summary\",\"summary\":\"t\",\"leafUuid\":\"u\",\"sessionId\":\"s\"}\n",
+    )
+    .unwrap();
+    std::fs::copy(
+        repo("fixtures/logs/claude-code/rejected-tool-calls.jsonl"),
+        dir.join("c.jsonl"),
+    )
+    .unwrap();
+    let mut job = Job::builder()
+        .store(Store::open_in_memory().unwrap())
+        .build()
+        .unwrap();
+    let report = job.run_path(&dir, |_| {}).unwrap();
+    assert_eq!(report.stored(), 1, "{:?} {:?}", report.errors, report.notes);
+    assert!(report.errors.is_empty(), "{:?}", report.errors);
+    let skipped: Vec<&String> = report
+        .notes
+        .iter()
+        .filter(|n| n.ends_with("no exchanges: skipped"))
+        .collect();
+    assert_eq!(skipped.len(), 2, "{:?}", report.notes);
+    assert!(skipped[0].starts_with(&dir.join("a.aider.chat.history.md").display().to_string()));
+    assert!(skipped[1].starts_with(&dir.join("b.jsonl").display().to_string()));
+    let members: usize = report.groups.iter().map(|g| g.members.len()).sum();
+    assert_eq!(members, 1);
+    let board = job.into_store().unwrap().leaderboard(None).unwrap();
+    assert_eq!(board.len(), 1, "{board:?}");
 }
 
 #[test]

@@ -128,6 +128,12 @@ pub struct ToolCall {
     /// The step number shared by calls issued together.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step: Option<u64>,
+    /// The whole output's length in characters when `output` holds only
+    /// its head (an agent's log importer keeps the head of a long output
+    /// and its length, not the whole); `None` when `output` is whole.
+    /// Never serialized.
+    #[serde(skip)]
+    pub output_chars: Option<usize>,
 }
 
 impl ToolCall {
@@ -139,6 +145,7 @@ impl ToolCall {
             ok: true,
             output: empty_string(),
             step: None,
+            output_chars: None,
         }
     }
 

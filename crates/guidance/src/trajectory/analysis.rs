@@ -566,6 +566,10 @@ impl TrajectoryAnalysis {
             h.write_u64(hash_value(&call.params));
             h.write_u8(u8::from(call.ok));
             h.write_u64(hash_output(&call.output));
+            // An output kept as its head: its whole length tells it apart.
+            if let Some(n) = call.output_chars {
+                h.write_usize(n);
+            }
             h.finish()
         };
 
@@ -678,7 +682,9 @@ impl TrajectoryAnalysis {
                 name,
                 ok: call.ok,
                 step: call.step,
-                output_chars: output_chars(&call.output),
+                output_chars: call
+                    .output_chars
+                    .unwrap_or_else(|| output_chars(&call.output)),
                 identity,
                 name_hash,
             },

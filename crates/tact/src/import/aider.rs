@@ -14,10 +14,18 @@
 //!
 //! A `> ` line inside a reply (a Markdown quote) reads as aider's output;
 //! a line opening with `>>` (a `>>>>>>> REPLACE` marker) is the reply's.
+//!
+//! Aider's actions act on the reply before them: that reply stays the
+//! turn's response (its questions asked) unless the agent speaks again.
+//! In architect mode aider hands the architect's reply to its editor model
+//! as `#### ` lines repeating it: that hand-off is the agent's, not a
+//! prompt. Code the agent writes outside a fence (`<source>` blocks,
+//! SEARCH/REPLACE blocks, unified diffs, lines that are clearly code) is
+//! fenced in the reply, so no `?` of code reads as a question.
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 
 use super::{LogMeta, Sink};
 
@@ -44,6 +52,153 @@ fn is_match(pattern: &LazyLock<Option<Regex>>, text: &str) -> bool {
 fn quoted(line: &str) -> Option<&str> {
     let rest = line.strip_prefix('>')?;
     (rest.is_empty() || rest.starts_with(char::is_whitespace)).then(|| rest.trim())
+}
+
+/// Text with each run of white space one space, trimmed.
+fn collapse(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(1 << 10));
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// The longest reply kept to recognize an architect's hand-off (its
+/// repetition as `#### ` lines): longer replies are not compared.
+const MAX_HAND_OFF_BYTES: usize = 1 << 20;
+
+/// Lines that are clearly code (a declaration, an import, a definition,
+/// a statement ending in `;` or `{`, closing brackets, a comment), as the
+/// agent writes them outside a fence.
+static CODE_LINE: LazyLock<Option<RegexSet>> = LazyLock::new(|| {
+    RegexSet::new([
+        r"^\s*(?:export\s+)?(?:const|let|var)\s+[\w$\[\]{},\s]+(?::[^=]+)?=",
+        r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\b\s*\*?\s*[\w$]*\s*\(",
+        r#"^\s*import\s+(?:[\w${},*\s]+\s+from\s+)?['"]"#,
+        r"^\s*from\s+[\w.]+\s+import\s+[\w*(]",
+        r"^\s*(?:async\s+)?def\s+\w+\s*\(.*\)\s*(?:->\s*[^:]+)?:\s*$",
+        r"^\s*class\s+\w+(?:\(.*\))?(?:\s+extends\s+[\w.]+)?\s*[:{]\s*$",
+        r"^\s*(?:pub(?:\([\w:]+\))?\s+)?(?:fn|struct|enum|trait|impl|mod)\s+\w.*[{;(]\s*$",
+        r"^\s*(?:if|for|while|switch|catch)\s*\(.*\)\s*\{?\s*$",
+        r"^\s*(?:return|throw|await)\b.*;\s*$",
+        r"^\s*[}\])]+[;,)]*\s*$",
+        r"^\s*\}\s*(?:else|catch|finally)\b",
+        r"^\s*(?://|/\*|\*/)",
+        r"^\s*[^\s#>*-].*[(=].*[;{]\s*$",
+    ])
+    .ok()
+});
+
+/// Whether a line outside a fence is code, not prose (a Markdown list item
+/// or heading never is).
+fn is_code_line(line: &str) -> bool {
+    let t = line.trim_start();
+    let list_or_heading = t.starts_with("- ")
+        || t.starts_with("* ")
+        || t.starts_with('#')
+        || t.split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    !list_or_heading && CODE_LINE.as_ref().is_some_and(|r| r.is_match(line))
+}
+
+/// A line that continues a run of code: indented, with code punctuation.
+fn continues_code(line: &str) -> bool {
+    line.starts_with(char::is_whitespace)
+        && !line.trim().is_empty()
+        && line.contains(['(', ')', '{', '}', ';', '=', '[', ']', ':', '?'])
+}
+
+/// Whether a line is a unified diff's (a hunk's lines after its header).
+fn is_diff_line(line: &str) -> bool {
+    line.starts_with([' ', '+', '-', '\\']) || line.starts_with("@@")
+}
+
+/// What closes a region of code being fenced.
+enum Region {
+    /// A line starting with this marker (included).
+    Until(&'static str),
+    /// The first line that is not a unified diff's.
+    Diff,
+    /// The first line that is not code.
+    Code,
+}
+
+/// The agent's reply with the code it wrote outside fences fenced:
+/// `<source>` blocks, SEARCH/REPLACE blocks, unified diffs and runs of
+/// lines that are clearly code, so no `?` of code is read as a question.
+/// One pass over the lines, one line of lookahead.
+fn fence_code(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let push = |out: &mut String, line: &str| {
+        out.push_str(line);
+        out.push('\n');
+    };
+    let mut lines = text.lines().peekable();
+    let mut fence: Option<&str> = None;
+    let mut region: Option<Region> = None;
+    while let Some(line) = lines.next() {
+        let t = line.trim_start();
+        if let Some(r) = &region {
+            let inside = match r {
+                Region::Until(end) => {
+                    push(&mut out, line);
+                    if t.starts_with(end) {
+                        push(&mut out, "```");
+                        region = None;
+                    }
+                    continue;
+                }
+                Region::Diff => is_diff_line(line) || line.starts_with("+++ "),
+                Region::Code => {
+                    !t.starts_with("```") && (is_code_line(line) || continues_code(line))
+                }
+            };
+            if inside {
+                push(&mut out, line);
+                continue;
+            }
+            push(&mut out, "```");
+            region = None;
+        }
+        if let Some(f) = fence {
+            if t.starts_with(f) {
+                fence = None;
+            }
+            push(&mut out, line);
+            continue;
+        }
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = t.get(..3);
+            push(&mut out, line);
+            continue;
+        }
+        let start = if t.starts_with("<source") {
+            Some(Region::Until("</source>"))
+        } else if t.starts_with("<<<<<<< SEARCH") {
+            Some(Region::Until(">>>>>>> REPLACE"))
+        } else if (t.starts_with("--- ") && lines.peek().is_some_and(|n| n.starts_with("+++ ")))
+            || (line.starts_with("@@ ") && line[3..].contains("@@"))
+        {
+            Some(Region::Diff)
+        } else if is_code_line(line) {
+            Some(Region::Code)
+        } else {
+            None
+        };
+        if start.is_some() {
+            push(&mut out, "```");
+        }
+        push(&mut out, line);
+        region = start;
+    }
+    if region.is_some() {
+        push(&mut out, "```");
+    }
+    out.pop();
+    out
 }
 
 /// What a line does to a report being read.
@@ -162,9 +317,12 @@ pub(crate) fn looks_like(head: &str) -> bool {
 #[derive(Debug, Default)]
 pub(crate) struct State {
     user: Vec<String>,
-    reply: Vec<String>,
+    /// The agent's reply so far, its lines each ended by `\n`.
+    reply: String,
     in_thinking: bool,
-    calls: u64,
+    /// The agent's last reply, white space collapsed, until the user's
+    /// next prompt: an architect's hand-off to its editor repeats it.
+    last_reply: Option<String>,
     /// An edit aider rejected, its report still being read.
     rejected: Option<Rejected>,
 }
@@ -186,16 +344,45 @@ impl State {
         } else {
             t
         };
+        if self.is_hand_off(prompt) {
+            // The architect's instructions to its editor model: the
+            // agent's own words (its reply, read already), no prompt.
+            return;
+        }
+        self.last_reply = None;
         sink.asm.user(prompt);
+    }
+
+    /// Whether a `#### ` message repeats the agent's last reply: aider's
+    /// architect mode hands its reply to the editor model as a user
+    /// message of the history.
+    fn is_hand_off(&self, prompt: &str) -> bool {
+        let Some(reply) = self.last_reply.as_deref() else {
+            return false;
+        };
+        let prompt = collapse(prompt);
+        !prompt.is_empty()
+            && (prompt == reply
+                || (prompt.len() >= 20 && reply.contains(&prompt))
+                || (reply.len() >= 20 && prompt.contains(reply)))
     }
 
     fn flush_reply(&mut self, sink: &mut Sink) {
         if self.reply.is_empty() {
             return;
         }
-        let text = self.reply.join("\n");
-        self.reply.clear();
-        sink.asm.assistant(&text);
+        let raw = std::mem::take(&mut self.reply);
+        if raw.len() <= MAX_HAND_OFF_BYTES {
+            let said = collapse(&raw);
+            if !said.is_empty() {
+                self.last_reply = Some(said);
+            }
+        } else {
+            self.last_reply = None;
+        }
+        let text = fence_code(&raw);
+        drop(raw);
+        sink.asm.assistant_owned(text);
     }
 
     fn tool(
@@ -206,10 +393,8 @@ impl State {
         output: &str,
         ok: bool,
     ) {
-        self.calls += 1;
-        let id = format!("aider-{}", self.calls);
-        sink.asm.call(Some(&id), name, params, None);
-        sink.asm.result(&id, output, ok);
+        // Aider acts on the reply: the reply stays the turn's response.
+        sink.asm.action(name, params, output, ok);
     }
 
     /// Ends the report of a rejected edit: a failed `edit` call.
@@ -264,7 +449,8 @@ impl State {
             return;
         }
         if !self.in_thinking {
-            self.reply.push(line.to_owned());
+            self.reply.push_str(line);
+            self.reply.push('\n');
         }
     }
 
@@ -467,5 +653,87 @@ mod tests {
             Some("The LLM did not conform to the edit format.")
         );
         assert_eq!(said.last().map(String::as_str), Some("I will try again."));
+    }
+
+    /// A reply asking to confirm, then aider applying its edit: the
+    /// reply is still the turn's response (its question kept).
+    #[test]
+    fn a_reply_followed_by_an_edit_keeps_its_question() {
+        let text = "# aider chat started at 2025-06-02 14:29:21\n\n#### add a cache\n\n\
+            I will add an LRU cache to `fetch`.\n\n\
+            Please confirm if you would like to proceed with this change.\n\n\
+            ```python\nsrc/f.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n\n\
+            > Applied edit to src/f.py  \n> Commit 1a2b3c4 feat: cache  \n\n#### yes\n\nDone.\n";
+        let log = import_text(Format::Aider, text, "h.md").unwrap();
+        assert_eq!(log.turns.len(), 2);
+        let t = &log.turns[0];
+        assert!(
+            t.response
+                .contains("Please confirm if you would like to proceed"),
+            "{t:?}"
+        );
+        let names: Vec<&str> = t
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Tool(c) => Some(c.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(names, ["edit", "git_commit"]);
+        let questions = tact_core::text::extract_questions(&t.response);
+        assert_eq!(questions.len(), 1, "{questions:?}");
+    }
+
+    /// A reply, an edit, then the agent's next words: the first reply is
+    /// an intermediate message and the last one the response.
+    #[test]
+    fn the_agent_speaking_after_an_edit_makes_the_reply_intermediate() {
+        let text = "# aider chat started at 2025-06-02 14:29:21\n\n#### fix it\n\nFirst reply.\n\n\
+            > Applied edit to a.py  \n\nSecond reply?\n";
+        let (calls, said) = read(text);
+        assert_eq!(calls.len(), 1);
+        assert_eq!(said, ["First reply.", "Second reply?"]);
+    }
+
+    /// Architect mode: the architect's reply, aider's hand-off of it to the
+    /// editor model as `#### ` lines, the editor's blocks: one turn, the
+    /// user's prompt the only prompt.
+    #[test]
+    fn an_architect_hand_off_is_the_agent_s_not_a_prompt() {
+        let text = "# aider chat started at 2025-06-02 14:29:21\n\n> Model: o3 with architect edit format  \n\n\
+            #### /architect make the port configurable\n\n\
+            Read the port from `PORT` in `server.py`:\n\n1. Import `os`.\n2. Use `int(os.environ.get(\"PORT\", 8080))`.\n\n\
+            > Tokens: 2.1k sent, 120 received.  \n\n\
+            #### Read the port from `PORT` in `server.py`:  \n####   \n#### 1. Import `os`.  \n#### 2. Use `int(os.environ.get(\"PORT\", 8080))`.  \n\n\
+            server.py\n```python\n<<<<<<< SEARCH\nport = 8080\n=======\nport = int(os.environ.get(\"PORT\", 8080))\n>>>>>>> REPLACE\n```\n\n\
+            > Applied edit to server.py  \n";
+        let log = import_text(Format::Aider, text, "h.md").unwrap();
+        assert_eq!(log.turns.len(), 1, "{:?}", log.turns);
+        assert_eq!(log.turns[0].prompt, "make the port configurable");
+        assert!(log.turns[0].response.contains("server.py\n```python"));
+    }
+
+    /// Code outside fences is code: a `<source>` block, a diff and a line
+    /// of JavaScript ending in `?` give no question; the prose does.
+    #[test]
+    fn source_blocks_diffs_and_unfenced_code_are_no_questions() {
+        let text = "# aider chat started at 2025-06-02 14:29:21\n\n#### normalize paths\n\n\
+            Here is the helper:\n\n<source>\nfunction norm(path) {\n  return ok(path) ?\n    path : \"/\";\n}\n</source>\n\n\
+            --- a/api.js\n+++ b/api.js\n@@ -1,2 +1,2 @@\n-const a = b ?\n+const a = c ?\n \n\
+            And inline:\n\n    const p = path.startsWith(\"/\") ?\n      path : `/${path}`;\n\n\
+            Should I also update the tests?\n";
+        let log = import_text(Format::Aider, text, "h.md").unwrap();
+        let r = &log.turns[0].response;
+        let questions: Vec<&str> = tact_core::text::extract_questions(r)
+            .iter()
+            .map(|q| q.text(r))
+            .collect();
+        assert_eq!(
+            questions,
+            ["Should I also update the tests?"],
+            "{}",
+            log.turns[0].response
+        );
     }
 }

@@ -9,6 +9,32 @@ use std::collections::HashMap;
 use tact_scoring::Turn;
 use tact_types::trajectory::{Event, JsonValue, ToolCall};
 
+/// The most of one tool output an import keeps, in bytes: its head (the
+/// guide quotes an error's first few hundred bytes), beside the whole
+/// output's length in characters ([`ToolCall::output_chars`]), so a log's
+/// outputs, most of what agents write, cost no memory past their heads.
+/// A failed call's output (an error report) keeps 16 times as much.
+pub const MAX_OUTPUT_BYTES: usize = 1 << 10;
+
+/// A tool output as kept: its head of at most [`MAX_OUTPUT_BYTES`] (16
+/// times that for a failed call; cut on a character boundary), and its
+/// length in characters when cut.
+fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
+    let max = if ok {
+        MAX_OUTPUT_BYTES
+    } else {
+        16 * MAX_OUTPUT_BYTES
+    };
+    if output.len() <= max {
+        return (output.to_owned(), None);
+    }
+    let mut end = max;
+    while !output.is_char_boundary(end) {
+        end -= 1;
+    }
+    (output[..end].to_owned(), Some(output.chars().count()))
+}
+
 /// Builds turns (for `tact run`) and, as records arrive, the events a
 /// live guide observes (for `tact guide --follow`).
 #[derive(Debug, Default)]
@@ -26,18 +52,47 @@ pub(crate) struct Assembler {
     done: HashMap<String, usize>,
     step: u64,
     last_group: Option<String>,
+    /// Whether events are kept for a live reader (`take_live`): a whole
+    /// import keeps none (they would double its memory).
+    live_on: bool,
     /// Events completed since the last `take_live`.
     live: Vec<Event>,
     /// Indices of calls in `current.events` not yet emitted live.
     unemitted: Vec<usize>,
+    /// The pending message was followed by an action of the host
+    /// ([`Assembler::action`]): where in `current.events` it goes if a new
+    /// message of the agent makes it an intermediate one.
+    acted_on: Option<usize>,
+    /// The pending message was returned live already (before the action).
+    pending_live: bool,
 }
 
 impl Assembler {
+    /// An assembler whose completed events a live reader takes
+    /// ([`Assembler::take_live`]).
+    pub(crate) fn live() -> Self {
+        Assembler {
+            live_on: true,
+            ..Assembler::default()
+        }
+    }
+
     fn flush_text(&mut self) {
+        let at = self.acted_on.take();
+        let live = !std::mem::take(&mut self.pending_live);
         if let Some(text) = self.pending_text.take() {
             let event = Event::assistant(text);
-            self.live.push(event.clone());
-            self.current.events.push(event);
+            if live {
+                if self.live_on {
+                    self.live.push(event.clone());
+                }
+            }
+            // Before the actions that followed it (only actions, which no
+            // index of `open` or `done` names, come after it).
+            match at {
+                Some(i) if i <= self.current.events.len() => self.current.events.insert(i, event),
+                _ => self.current.events.push(event),
+            }
         }
     }
 
@@ -51,22 +106,56 @@ impl Assembler {
         self.end_turn();
         self.current.prompt = text.to_owned();
         self.started = true;
-        self.live.push(Event::user(text));
+        if self.live_on {
+            self.live.push(Event::user(text));
+        }
     }
 
-    /// A message of the agent (empty or white-space text is ignored).
-    pub(crate) fn assistant(&mut self, text: &str) {
+    /// The user's message that opened the log, read after what followed
+    /// it (a SWE-agent trajectory writes its steps before the task): the
+    /// first turn's prompt, when it has none.
+    pub(crate) fn prompt_first(&mut self, text: &str) {
         let text = text.trim();
         if text.is_empty() {
             return;
         }
+        let first = match self.turns.first_mut() {
+            Some(t) => t,
+            None => {
+                self.started = true;
+                &mut self.current
+            }
+        };
+        if first.prompt.is_empty() {
+            first.prompt = text.to_owned();
+        }
+    }
+
+    /// A message of the agent (empty or white-space text is ignored).
+    pub(crate) fn assistant(&mut self, text: &str) {
+        self.assistant_owned(text.trim().to_owned());
+    }
+
+    /// As [`Assembler::assistant`], the text moved in (not copied when it
+    /// is the first of its message and needs no trimming).
+    pub(crate) fn assistant_owned(&mut self, mut text: String) {
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return;
+        }
+        if trimmed.len() != text.len() {
+            text = trimmed.to_owned();
+        }
         self.started = true;
+        if self.acted_on.is_some() {
+            self.flush_text();
+        }
         match &mut self.pending_text {
             Some(p) => {
                 p.push_str("\n\n");
-                p.push_str(text);
+                p.push_str(&text);
             }
-            None => self.pending_text = Some(text.to_owned()),
+            None => self.pending_text = Some(text),
         }
     }
 
@@ -104,9 +193,49 @@ impl Assembler {
         }
     }
 
+    /// An action the host took on the agent's message (Aider applying an
+    /// edit, running a command, committing): a call answered at once, its
+    /// own step, that leaves the message pending, so the agent's reply
+    /// before its edits is still the turn's response (its questions
+    /// asked) unless the agent speaks again.
+    pub(crate) fn action(&mut self, name: &str, params: JsonValue, output: &str, ok: bool) {
+        self.started = true;
+        self.step += 1;
+        self.last_group = None;
+        let (head, chars) = kept_output(output, ok);
+        let mut call = ToolCall::new(if name.is_empty() { "unknown" } else { name })
+            .step(self.step)
+            .ok(ok)
+            .output(JsonValue::String(head));
+        call.output_chars = chars;
+        if !params.is_null() {
+            call = call.params(params);
+        }
+        if let Some(text) = &self.pending_text {
+            if self.acted_on.is_none() {
+                self.acted_on = Some(self.current.events.len());
+            }
+            // Live, the message comes before the action, whatever it
+            // turns out to be.
+            if !self.pending_live {
+                if self.live_on {
+                    self.live.push(Event::assistant(text.clone()));
+                }
+                self.pending_live = true;
+            }
+        }
+        let event = Event::tool(call);
+        if self.live_on {
+            self.live.push(event.clone());
+        }
+        self.current.events.push(event);
+    }
+
     fn emit_call(&mut self, index: usize) {
         if let Some(e) = self.current.events.get(index) {
-            self.live.push(e.clone());
+            if self.live_on {
+                self.live.push(e.clone());
+            }
         }
         self.unemitted.retain(|&i| i != index);
     }
@@ -120,7 +249,9 @@ impl Assembler {
         };
         if let Some(Event::Tool(call)) = self.current.events.get_mut(index) {
             call.ok = ok;
-            call.output = JsonValue::String(output.to_owned());
+            let (head, chars) = kept_output(output, ok);
+            call.output = JsonValue::String(head);
+            call.output_chars = chars;
         }
         self.done.insert(id.to_owned(), index);
         self.emit_call(index);
@@ -154,20 +285,30 @@ impl Assembler {
         self.flush_text();
         self.started = true;
         self.current.events.push(Event::condensation());
-        self.live.push(Event::condensation());
+        if self.live_on {
+            self.live.push(Event::condensation());
+        }
     }
 
     fn end_turn(&mut self) {
         // Calls never answered are kept as issued (ok, empty output).
         for index in std::mem::take(&mut self.unemitted) {
             if let Some(e) = self.current.events.get(index) {
-                self.live.push(e.clone());
+                if self.live_on {
+                    self.live.push(e.clone());
+                }
             }
         }
         self.open.clear();
         self.done.clear();
+        self.acted_on = None;
+        let live = !std::mem::take(&mut self.pending_live);
         if let Some(text) = self.pending_text.take() {
-            self.live.push(Event::assistant(text.clone()));
+            if live {
+                if self.live_on {
+                    self.live.push(Event::assistant(text.clone()));
+                }
+            }
             self.current.response = text;
         }
         if self.started {

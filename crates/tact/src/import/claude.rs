@@ -6,8 +6,15 @@
 //! messages are not the user's exchange with the agent: they are skipped.
 //! An `AskUserQuestion` call is a question to the user: its questions end
 //! the turn as the agent's response, and the answer opens the next.
+//!
+//! A resumed session replays its earlier chain under a second root
+//! (`parentUuid: null`): a record whose `uuid` was read already, an
+//! assistant block already read under its `message.id`, a tool call whose
+//! id was seen and a result of a call already answered are skipped (and
+//! counted in [`LogMeta::skipped`]), so nothing is imported twice.
 
 use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 
 use serde_json::Value;
 
@@ -41,7 +48,25 @@ pub(crate) fn looks_like(v: &Value) -> bool {
 pub(crate) struct State {
     /// Open `AskUserQuestion` calls.
     asks: HashSet<String>,
+    /// Digests of what was read, to skip a resumed session's replay:
+    /// record ids, assistant blocks (by message id and content), tool call
+    /// ids and the ids of answered calls.
+    seen: HashSet<u64>,
 }
+
+/// A stable digest of a record's key: its kind and the key's parts.
+fn digest(kind: u8, parts: &[&str]) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    kind.hash(&mut h);
+    parts.hash(&mut h);
+    h.finish()
+}
+
+/// Kinds of keys in [`State::seen`].
+const RECORD: u8 = 0;
+const BLOCK: u8 = 1;
+const CALL: u8 = 2;
+const RESULT: u8 = 3;
 
 impl State {
     pub(crate) fn record(&mut self, v: &Value, sink: &mut Sink) {
@@ -51,7 +76,13 @@ impl State {
             return;
         }
         sink.records += 1;
-        LogMeta::set_once(&mut sink.meta.session_id, str_at(v, "sessionId"));
+        // A resumed session's file replays its first session's records:
+        // the session is the last one named (the file's own).
+        if let Some(id) = str_at(v, "sessionId").filter(|i| !i.is_empty()) {
+            if sink.meta.session_id.as_deref() != Some(id) {
+                sink.meta.session_id = Some(id.to_owned());
+            }
+        }
         LogMeta::set_once(&mut sink.meta.cwd, str_at(v, "cwd"));
         if sink.meta.agent.is_none() {
             if let Some(version) = str_at(v, "version") {
@@ -59,6 +90,12 @@ impl State {
             }
         }
         sink.meta.time(str_at(v, "timestamp"));
+        if let Some(uuid) = str_at(v, "uuid") {
+            if !self.seen.insert(digest(RECORD, &[uuid])) {
+                sink.meta.skipped += 1;
+                return;
+            }
+        }
         if v.get("isSidechain").and_then(Value::as_bool) == Some(true) {
             sink.meta.skipped += 1;
             return;
@@ -90,6 +127,11 @@ impl State {
                     match str_at(b, "type") {
                         Some("tool_result") => {
                             let id = str_at(b, "tool_use_id").unwrap_or("");
+                            if !id.is_empty() && !self.seen.insert(digest(RESULT, &[id])) {
+                                // A replayed result of a call answered before.
+                                sink.meta.skipped += 1;
+                                continue;
+                            }
                             let output = text_of(b.get("content").unwrap_or(&Value::Null));
                             let failed = b.get("is_error").and_then(Value::as_bool) == Some(true);
                             sink.asm.result(id, &output, !failed);
@@ -126,10 +168,23 @@ impl State {
             return;
         };
         for b in blocks {
+            // A block replayed under the same message id (a resumed
+            // session writes the earlier pieces again, with new uuids).
+            if let Some(group) = group {
+                let content = serde_json::to_string(b).unwrap_or_default();
+                if !self.seen.insert(digest(BLOCK, &[group, &content])) {
+                    sink.meta.skipped += 1;
+                    continue;
+                }
+            }
             match str_at(b, "type") {
                 Some("text") => sink.asm.assistant(str_at(b, "text").unwrap_or("")),
                 Some("tool_use") => {
                     let id = str_at(b, "id");
+                    if id.is_some_and(|id| !self.seen.insert(digest(CALL, &[id]))) {
+                        sink.meta.skipped += 1;
+                        continue;
+                    }
                     let name = str_at(b, "name").unwrap_or("");
                     let input = b.get("input").cloned().unwrap_or(Value::Null);
                     sink.asm.call(id, name, input.clone(), group);
@@ -160,4 +215,41 @@ fn questions(input: &Value) -> String {
         out.push(q.to_owned());
     }
     out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::import::{Format, import_text};
+
+    /// A replay whose pieces carry new uuids: the assistant's blocks (same
+    /// message id and content), its tool call and the call's result are
+    /// each read once.
+    #[test]
+    fn replayed_pieces_with_new_uuids_are_read_once() {
+        let chain = |u: &str| {
+            format!(
+                r#"{{"type":"user","uuid":"{u}1","parentUuid":null,"sessionId":"s","message":{{"role":"user","content":"Fix the build."}}}}
+{{"type":"assistant","uuid":"{u}2","sessionId":"s","message":{{"id":"m1","content":[{{"type":"text","text":"Should I use make or cargo?"}}]}}}}
+{{"type":"assistant","uuid":"{u}3","sessionId":"s","message":{{"id":"m1","content":[{{"type":"tool_use","id":"t1","name":"Bash","input":{{"command":"ls"}}}}]}}}}
+{{"type":"user","uuid":"{u}4","sessionId":"s","message":{{"content":[{{"type":"tool_result","tool_use_id":"t1","content":"Makefile"}}]}}}}
+"#
+            )
+        };
+        let once = import_text(Format::ClaudeCode, &chain("a"), "c.jsonl").unwrap();
+        // The same uuids again, then the pieces again under new uuids.
+        let text = format!("{}{}{}", chain("a"), chain("a"), chain("b"));
+        let log = import_text(Format::ClaudeCode, &text, "c.jsonl").unwrap();
+        let calls = log
+            .events()
+            .into_iter()
+            .filter(|e| matches!(e, tact_types::trajectory::Event::Tool(_)))
+            .count();
+        assert_eq!(calls, 1);
+        let said: Vec<_> = log.turns.iter().map(|t| t.response.clone()).collect();
+        assert!(
+            said.iter().all(|r| r.matches("make or cargo").count() <= 1),
+            "{said:?}"
+        );
+        assert_eq!(log.turns[0], once.turns[0]);
+    }
 }

@@ -180,9 +180,9 @@ impl State {
                     Some(Value::Object(o)) => o
                         .get("content")
                         .map(text_of)
-                        .unwrap_or_else(|| Value::Object(o.clone()).to_string()),
+                        .unwrap_or_else(|| Value::Object(o.clone()).to_string().into()),
                     Some(other) => text_of(other),
-                    None => String::new(),
+                    None => "".into(),
                 };
                 let ok = !failed(&output)
                     && p.get("output")

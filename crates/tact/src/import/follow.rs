@@ -3,13 +3,16 @@
 //! not yet ended by `\n` is kept until its end arrives (a live log's last
 //! line is often half-written), so it is never reported as an error.
 //! JSON Lines and Aider's Markdown are read line by line; OpenHands' and
-//! SWE-agent's one-document formats are read again whole each time they
-//! parse (SWE-agent rewrites its `.traj` after each step) and only the
-//! events not yet returned come out.
+//! SWE-agent's one-document formats are parsed when the document can be
+//! complete: the JSON nesting (and whether a string is open) is tracked
+//! over the new bytes only, and the document is parsed once its top-level
+//! value closes, so a stream is read in linear time however it is cut. A
+//! file rewritten whole (SWE-agent rewrites its `.traj` after each step)
+//! is read again, and only the events not yet returned come out.
 
 use tact_types::trajectory::Event;
 
-use super::{Format, ImportError, LineParser, Sink, import_text};
+use super::{Format, ImportError, ImportedLog, LineParser, Sink, import_text};
 
 /// Reads a live log of one format.
 ///
@@ -37,6 +40,57 @@ pub struct Follower {
     /// were returned.
     document: Vec<u8>,
     emitted: usize,
+    /// Where the document's top-level value stands, over the bytes seen.
+    nesting: Nesting,
+    /// The document was parsed since it last changed shape (complete, or
+    /// failed): not parsed again until it is replaced or the stream ends.
+    parsed: bool,
+    /// The last parse read the document whole: every event is out.
+    complete: bool,
+}
+
+/// The JSON nesting of a document read so far, tracked byte by byte over
+/// new bytes only: the depth of open arrays and objects, whether a string
+/// (and an escape in it) is open, and whether a top-level value closed.
+#[derive(Debug, Default, Clone, Copy)]
+struct Nesting {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    /// A top-level array or object closed (the document may be complete).
+    closed: bool,
+}
+
+impl Nesting {
+    /// Reads `bytes`; whether a top-level value closed among them.
+    fn scan(&mut self, bytes: &[u8]) -> bool {
+        let mut closed_now = false;
+        for &b in bytes {
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                }
+                continue;
+            }
+            match b {
+                b'"' => self.in_string = true,
+                b'[' | b'{' => self.depth += 1,
+                b']' | b'}' => {
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.depth == 0 {
+                        self.closed = true;
+                        closed_now = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        closed_now
+    }
 }
 
 impl Follower {
@@ -45,12 +99,19 @@ impl Follower {
         Follower {
             format,
             source: source.to_owned(),
-            sink: Sink::new(format, source),
+            sink: {
+                let mut sink = Sink::new(format, source);
+                sink.asm = super::assemble::Assembler::live();
+                sink
+            },
             parser: LineParser::new(format),
             partial: Vec::new(),
             line: 0,
             document: Vec::new(),
             emitted: 0,
+            nesting: Nesting::default(),
+            parsed: false,
+            complete: false,
         }
     }
 
@@ -65,7 +126,17 @@ impl Follower {
     pub fn push(&mut self, bytes: &[u8]) -> (Vec<Event>, Vec<ImportError>) {
         if !self.format.is_line_based() {
             self.document.extend_from_slice(bytes);
-            return (self.reparse(false), Vec::new());
+            if self.complete && !bytes.iter().all(u8::is_ascii_whitespace) {
+                // Past the end of the document: read again at the end, to
+                // say what is wrong.
+                self.complete = false;
+            }
+            // Parsed only when the top-level value closes: once per
+            // document, not once per push.
+            if self.nesting.scan(bytes) && !self.parsed {
+                return (self.reparse(), Vec::new());
+            }
+            return (Vec::new(), Vec::new());
         }
         let mut errors = Vec::new();
         let mut rest = bytes;
@@ -86,7 +157,13 @@ impl Follower {
     pub fn replace_document(&mut self, bytes: &[u8]) -> Vec<Event> {
         self.document.clear();
         self.document.extend_from_slice(bytes);
-        self.reparse(false)
+        self.nesting = Nesting::default();
+        self.parsed = false;
+        self.complete = false;
+        if self.nesting.scan(bytes) {
+            return self.reparse();
+        }
+        Vec::new()
     }
 
     fn take_line(&mut self, line: &[u8]) -> Result<(), ImportError> {
@@ -105,24 +182,28 @@ impl Follower {
             .map_err(|m| ImportError::new(&self.source, n, m))
     }
 
-    fn reparse(&mut self, at_end: bool) -> Vec<Event> {
+    /// Parses the document (once its top-level value closed): the events
+    /// not returned yet. A document that does not parse is not parsed
+    /// again until it changes whole or the stream ends.
+    fn reparse(&mut self) -> Vec<Event> {
+        self.parsed = true;
         let Ok(text) = std::str::from_utf8(&self.document) else {
             return Vec::new();
         };
-        // Only a document that may be complete is parsed.
-        let t = text.trim_end();
-        if !(at_end || t.ends_with(']') || t.ends_with('}')) {
-            return Vec::new();
-        }
         match import_text(self.format, text, &self.source) {
             Ok(log) => {
-                let events = log.events();
-                let new: Vec<Event> = events.into_iter().skip(self.emitted).collect();
-                self.emitted += new.len();
-                new
+                self.complete = true;
+                self.new_events(&log)
             }
             Err(_) => Vec::new(),
         }
+    }
+
+    /// The events of `log` beyond those already returned.
+    fn new_events(&mut self, log: &ImportedLog) -> Vec<Event> {
+        let new: Vec<Event> = log.events().into_iter().skip(self.emitted).collect();
+        self.emitted += new.len();
+        new
     }
 
     /// The end of the stream: the last line (even without its `\n`) is
@@ -131,12 +212,12 @@ impl Follower {
     /// parse by then is an error.
     pub fn finish(&mut self) -> (Vec<Event>, Vec<ImportError>) {
         if !self.format.is_line_based() {
-            if self.document.iter().all(u8::is_ascii_whitespace) {
+            if self.complete || self.document.iter().all(u8::is_ascii_whitespace) {
                 return (Vec::new(), Vec::new());
             }
             let text = String::from_utf8_lossy(&self.document).into_owned();
             return match import_text(self.format, &text, &self.source) {
-                Ok(_) => (self.reparse(true), Vec::new()),
+                Ok(log) => (self.new_events(&log), Vec::new()),
                 Err(e) => (Vec::new(), vec![e]),
             };
         }

@@ -36,6 +36,7 @@ mod gemini_cli;
 mod mini_swe_agent;
 mod openhands;
 mod openhands_v1;
+mod read;
 mod specstory;
 mod swe_agent;
 
@@ -45,7 +46,10 @@ use serde::Deserialize;
 use tact_scoring::{Session, TaskOutcome, Turn, UserPreferences};
 use tact_types::trajectory::Event;
 
+pub use assemble::MAX_OUTPUT_BYTES;
 pub use follow::Follower;
+
+pub(crate) use read::{Line, next_line};
 
 use assemble::Assembler;
 
@@ -375,7 +379,18 @@ pub struct ImportedLog {
     pub meta: LogMeta,
     /// The exchanges, in order.
     pub turns: Vec<Turn>,
+    /// Records skipped, each naming its line: larger than the limit
+    /// ([`MAX_RECORD_BYTES`], or the one given to [`import_reader`]).
+    pub problems: Vec<ImportError>,
 }
+
+/// The largest record an import reads, in bytes: a line of a line-based
+/// log, an element of a one-document log (an OpenHands event, a SWE-agent
+/// step or message). A larger record is skipped and reported
+/// ([`ImportedLog::problems`], naming its line); the rest of the log is
+/// read. An import holds one record at a time (twice, parsed), the
+/// turns, and of each tool output its head ([`MAX_OUTPUT_BYTES`]).
+pub const MAX_RECORD_BYTES: usize = 64 << 20;
 
 /// What a user gives for the fields a log does not carry: from a sidecar
 /// file (`LOG.tact.toml`), the `[import]` table of a configuration, or
@@ -476,6 +491,14 @@ impl ImportedLog {
         s
     }
 
+    /// As [`ImportedLog::session`], the turns moved, not copied.
+    pub fn into_session(mut self, file: &Path, defaults: &ImportDefaults) -> Session {
+        let turns = std::mem::take(&mut self.turns);
+        let mut s = self.session(file, defaults);
+        s.turns = turns;
+        s
+    }
+
     /// Whether `defaults` give an outcome (else R_Prod is 0).
     pub fn has_outcome(defaults: &ImportDefaults) -> bool {
         defaults.outcome.is_some()
@@ -484,14 +507,19 @@ impl ImportedLog {
     /// The events a host saw, in order: each turn's prompt, events and
     /// response, as the main job replays them.
     pub fn events(&self) -> Vec<Event> {
+        self.clone().into_events()
+    }
+
+    /// As [`ImportedLog::events`], the turns moved, not copied.
+    pub fn into_events(self) -> Vec<Event> {
         let mut out = Vec::new();
-        for t in &self.turns {
+        for t in self.turns {
             if !t.prompt.is_empty() {
-                out.push(Event::user(t.prompt.clone()));
+                out.push(Event::user(t.prompt));
             }
-            out.extend(t.events.iter().cloned());
+            out.extend(t.events);
             if !t.response.is_empty() {
-                out.push(Event::assistant(t.response.clone()));
+                out.push(Event::assistant(t.response));
             }
         }
         out
@@ -502,23 +530,107 @@ impl ImportedLog {
 /// line). Records a format does not map are skipped and counted
 /// ([`LogMeta::skipped`]); a log with none it maps is an error.
 pub fn import_text(format: Format, text: &str, source: &str) -> Result<ImportedLog, ImportError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    import_reader(format, text.as_bytes(), source, MAX_RECORD_BYTES)
+}
+
+/// A one-document log read whole from `reader`, at most `limit` bytes (a
+/// larger one is an error naming it, read no further).
+fn read_document(
+    reader: &mut impl std::io::BufRead,
+    source: &str,
+    limit: usize,
+) -> Result<String, ImportError> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    reader
+        .take(cap)
+        .read_to_end(&mut bytes)
+        .map_err(|e| ImportError::new(source, 1, format!("cannot read: {e}")))?;
+    if bytes.len() > limit {
+        return Err(ImportError::new(
+            source,
+            1,
+            format!("a log document larger than {limit} bytes is not read"),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| ImportError::new(source, 1, "invalid UTF-8"))
+}
+
+/// Reads a log of `format` from `reader` as a stream, one record in
+/// memory at a time (a line, or an element of a one-document log, at most
+/// `max_record_bytes`: a larger one is skipped and reported in
+/// [`ImportedLog::problems`]); `source` names it in errors (with the
+/// line). A line that is not UTF-8 is an error naming it.
+///
+/// ```
+/// use tact::import::{Format, MAX_RECORD_BYTES, import_reader};
+///
+/// let log = "{\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"go\"}]}}\n";
+/// let file = std::io::BufReader::new(log.as_bytes());
+/// let imported = import_reader(Format::Codex, file, "r.jsonl", MAX_RECORD_BYTES)?;
+/// assert_eq!(imported.turns[0].prompt, "go");
+/// # Ok::<(), tact::import::ImportError>(())
+/// ```
+pub fn import_reader(
+    format: Format,
+    mut reader: impl std::io::BufRead,
+    source: &str,
+    max_record_bytes: usize,
+) -> Result<ImportedLog, ImportError> {
+    // A byte-order mark is not the log's.
+    if reader
+        .fill_buf()
+        .is_ok_and(|b| b.starts_with("\u{feff}".as_bytes()))
+    {
+        reader.consume(3);
+    }
     let mut sink = Sink::new(format, source);
     match format {
-        Format::OpenHands => openhands::document(text, &mut sink)?,
-        Format::SweAgent => swe_agent::document(text, &mut sink)?,
-        Format::MiniSweAgent => mini_swe_agent::document(text, &mut sink)?,
-        Format::Cline => cline::document(text, &mut sink)?,
-        Format::GeminiCli => gemini_cli::document(text, &mut sink)?,
-        Format::OpenHandsV1 if skip_comments(text).starts_with('[') => {
-            openhands_v1::document(text, &mut sink)?;
+        Format::OpenHands => openhands::read(&mut reader, &mut sink, max_record_bytes)?,
+        Format::SweAgent => swe_agent::read(&mut reader, &mut sink, max_record_bytes)?,
+        // The newer one-document formats are read whole, the document
+        // their one record (at most `max_record_bytes`).
+        Format::MiniSweAgent | Format::Cline | Format::GeminiCli | Format::OpenHandsV1 => {
+            let text = read_document(&mut reader, source, max_record_bytes)?;
+            match format {
+                Format::MiniSweAgent => mini_swe_agent::document(&text, &mut sink)?,
+                Format::Cline => cline::document(&text, &mut sink)?,
+                Format::GeminiCli => gemini_cli::document(&text, &mut sink)?,
+                _ if skip_comments(&text).starts_with('[') => {
+                    openhands_v1::document(&text, &mut sink)?;
+                }
+                _ => {
+                    let mut parser = LineParser::new(format);
+                    for (i, line) in text.lines().enumerate() {
+                        parser
+                            .line(line, &mut sink)
+                            .map_err(|m| ImportError::new(source, i + 1, m))?;
+                    }
+                    parser.end(&mut sink);
+                }
+            }
         }
         _ => {
             let mut parser = LineParser::new(format);
-            for (i, line) in text.lines().enumerate() {
-                parser
-                    .line(line, &mut sink)
-                    .map_err(|m| ImportError::new(source, i + 1, m))?;
+            let mut buf = Vec::new();
+            let mut number = 0usize;
+            loop {
+                number += 1;
+                buf.clear();
+                let read = next_line(&mut reader, &mut buf, max_record_bytes)
+                    .map_err(|e| ImportError::new(source, number, format!("cannot read: {e}")))?;
+                match read {
+                    Line::End => break,
+                    Line::TooLong(bytes) => sink.too_large(number, bytes, max_record_bytes),
+                    Line::Read => {
+                        let line = std::str::from_utf8(&buf)
+                            .map_err(|_| ImportError::new(source, number, "invalid UTF-8"))?;
+                        parser
+                            .line(line, &mut sink)
+                            .map_err(|m| ImportError::new(source, number, m))?;
+                    }
+                }
             }
             parser.end(&mut sink);
         }
@@ -532,7 +644,11 @@ pub fn import_text(format: Format, text: &str, source: &str) -> Result<ImportedL
     }
     let meta = sink.meta;
     let (turns, _) = sink.asm.finish();
-    Ok(ImportedLog { meta, turns })
+    Ok(ImportedLog {
+        meta,
+        turns,
+        problems: sink.problems,
+    })
 }
 
 /// What a parser writes to: the assembler, the meta data, a count of the
@@ -546,6 +662,8 @@ pub(crate) struct Sink {
     pub(crate) stem: Option<String>,
     /// The source name, for errors.
     pub(crate) source: String,
+    /// Records skipped (over the limit), each naming its line.
+    pub(crate) problems: Vec<ImportError>,
 }
 
 impl Sink {
@@ -557,11 +675,24 @@ impl Sink {
                 ..LogMeta::default()
             },
             records: 0,
+            problems: Vec::new(),
             source: source.to_owned(),
             stem: Path::new(source)
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned()),
         }
+    }
+}
+
+impl Sink {
+    /// A record over the limit, skipped: said with its line.
+    pub(crate) fn too_large(&mut self, line: usize, bytes: u64, limit: usize) {
+        self.meta.skipped += 1;
+        self.problems.push(ImportError::new(
+            &self.source,
+            line,
+            format!("a record of {bytes} bytes is over the limit of {limit} bytes; skipped"),
+        ));
     }
 }
 
@@ -655,11 +786,11 @@ pub(crate) fn str_at<'a>(v: &'a serde_json::Value, key: &str) -> Option<&'a str>
     v.get(key).and_then(serde_json::Value::as_str)
 }
 
-/// Text of a content value: a string, or the `text` of each block of a
-/// list (joined by blank lines).
-pub(crate) fn text_of(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::String(s) => s.clone(),
+/// Text of a content value: a string (borrowed), or the `text` of each
+/// block of a list (joined by blank lines).
+pub(crate) fn text_of(v: &serde_json::Value) -> std::borrow::Cow<'_, str> {
+    std::borrow::Cow::Owned(match v {
+        serde_json::Value::String(s) => return std::borrow::Cow::Borrowed(s),
         serde_json::Value::Array(items) => {
             let parts: Vec<&str> = items
                 .iter()
@@ -672,7 +803,7 @@ pub(crate) fn text_of(v: &serde_json::Value) -> String {
         }
         serde_json::Value::Null => String::new(),
         other => other.to_string(),
-    }
+    })
 }
 
 #[cfg(test)]

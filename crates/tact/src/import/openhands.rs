@@ -9,10 +9,12 @@
 //! which fails the last open call when it names none). `condensation`
 //! actions and observations are condensations; state changes, recalls and
 //! system prompts are skipped. Actions of one model response
-//! (`tool_call_metadata.model_response.id`) share a step.
+//! (`tool_call_metadata.model_response.id`) share a step. The list is
+//! read one event at a time, never parsed whole.
 
 use serde_json::Value;
 
+use super::read::{Item, scan_items};
 use super::{ImportError, Sink, str_at, text_of};
 
 /// Whether a document's start looks like an OpenHands event list.
@@ -23,33 +25,45 @@ pub(crate) fn looks_like(t: &str) -> bool {
 
 const SKIPPED_ACTIONS: [&str; 5] = ["system", "change_agent_state", "recall", "null", "mcp_init"];
 
-/// Reads a whole event list.
-pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
+/// Reads an event list (a top-level array, or an object's `events`) from
+/// `reader`, one event in memory at a time; an event over `limit` bytes
+/// is skipped and reported.
+pub(crate) fn read(
+    reader: &mut impl std::io::BufRead,
+    sink: &mut Sink,
+    limit: usize,
+) -> Result<(), ImportError> {
     let source = sink.source.clone();
-    let v: Value = serde_json::from_str(text)
-        .map_err(|e| ImportError::new(&source, e.line(), format!("not valid JSON: {e}")))?;
-    let events = match &v {
-        Value::Array(a) => a,
-        Value::Object(o) => match o.get("events") {
-            Some(Value::Array(a)) => a,
-            _ => {
-                return Err(ImportError::new(
-                    &source,
-                    1,
-                    "expected a JSON array of events",
-                ));
-            }
-        },
-        _ => {
-            return Err(ImportError::new(
-                &source,
-                1,
-                "expected a JSON array of events",
-            ));
+    let mut events_seen = false;
+    let top = scan_items(reader, limit, &mut |item| {
+        let (key, line) = match &item {
+            Item::Value { key, line, .. } | Item::TooLarge { key, line, .. } => (*key, *line),
+        };
+        if !matches!(key, None | Some("events")) {
+            return Ok(());
         }
-    };
-    for e in events {
-        event(e, sink);
+        events_seen = true;
+        match item {
+            Item::Value { raw, line, .. } => {
+                let e: Value = serde_json::from_slice(raw).map_err(|e| {
+                    (
+                        line + e.line().saturating_sub(1),
+                        format!("not valid JSON: {e}"),
+                    )
+                })?;
+                event(&e, sink);
+            }
+            Item::TooLarge { bytes, .. } => sink.too_large(line, bytes, limit),
+        }
+        Ok(())
+    })
+    .map_err(|(line, m)| ImportError::new(&source, line, m))?;
+    if top == b'{' && !events_seen {
+        return Err(ImportError::new(
+            &source,
+            1,
+            "expected a JSON array of events",
+        ));
     }
     Ok(())
 }

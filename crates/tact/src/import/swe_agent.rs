@@ -10,12 +10,17 @@
 //! reads as its tools report a failure: a Python traceback, a non-zero exit
 //! code, its editor's rejection of an edit that introduces a syntax error,
 //! `command not found`, or a timeout. The file name is the instance id.
+//!
+//! The trajectory is read one step or message at a time, never parsed
+//! whole; when its steps come before `history` (as SWE-agent writes
+//! them), the task found there becomes the turn's prompt afterwards.
 
 use std::sync::LazyLock;
 
 use regex::RegexSet;
 use serde_json::Value;
 
+use super::read::{Item, scan_items};
 use super::{ImportError, Sink, str_at, text_of};
 
 /// How SWE-agent's tools report a failure, compiled once.
@@ -35,73 +40,149 @@ pub(crate) fn failed(observation: &str) -> bool {
     FAILURE.as_ref().is_some_and(|s| s.is_match(observation))
 }
 
-/// Reads a whole trajectory.
-pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
+/// What a trajectory's reader keeps between its items.
+#[derive(Debug, Default)]
+struct Reading {
+    /// Steps read.
+    steps: usize,
+    /// The task: the last user message of `history` before the agent's first.
+    task: Option<String>,
+    /// The agent's first message in `history` was read: the task is known.
+    task_known: bool,
+    /// The task was given to the assembler.
+    task_given: bool,
+    trajectory_seen: bool,
+}
+
+impl Reading {
+    /// Gives the task to the assembler: the turn's prompt, first even when
+    /// the steps came before `history` in the file.
+    fn give_task(&mut self, sink: &mut Sink) {
+        if self.task_given {
+            return;
+        }
+        self.task_given = true;
+        if let Some(t) = self.task.take() {
+            if self.steps == 0 {
+                sink.asm.user(&t);
+            } else {
+                sink.asm.prompt_first(&t);
+            }
+        }
+    }
+}
+
+/// Reads a trajectory from `reader`, one step or message in memory at a
+/// time (never the whole document); one over `limit` bytes is skipped and
+/// reported.
+pub(crate) fn read(
+    reader: &mut impl std::io::BufRead,
+    sink: &mut Sink,
+    limit: usize,
+) -> Result<(), ImportError> {
     let source = sink.source.clone();
-    let v: Value = serde_json::from_str(text)
-        .map_err(|e| ImportError::new(&source, e.line(), format!("not valid JSON: {e}")))?;
-    let Some(steps) = v.get("trajectory").and_then(Value::as_array) else {
+    sink.meta.task = sink.stem.clone();
+    sink.meta.agent = Some("swe-agent".to_owned());
+    let mut r = Reading::default();
+    let top = scan_items(reader, limit, &mut |item| {
+        let (key, line) = match &item {
+            Item::Value { key, line, .. } | Item::TooLarge { key, line, .. } => (*key, *line),
+        };
+        let Some(key @ ("trajectory" | "history" | "info" | "replay_config")) = key else {
+            return Ok(());
+        };
+        let raw = match item {
+            Item::Value { raw, .. } => raw,
+            Item::TooLarge { bytes, .. } => {
+                if key == "trajectory" {
+                    r.trajectory_seen = true;
+                    r.steps += 1;
+                }
+                sink.too_large(line, bytes, limit);
+                return Ok(());
+            }
+        };
+        let v: Value = serde_json::from_slice(raw).map_err(|e| {
+            (
+                line + e.line().saturating_sub(1),
+                format!("not valid JSON: {e}"),
+            )
+        })?;
+        match key {
+            "trajectory" => {
+                r.trajectory_seen = true;
+                if r.task_known {
+                    r.give_task(sink);
+                }
+                step(&v, r.steps, sink);
+                r.steps += 1;
+            }
+            "history" if !r.task_known => match str_at(&v, "role") {
+                Some("assistant") => {
+                    r.task_known = true;
+                    r.give_task(sink);
+                }
+                Some("user") => {
+                    r.task = Some(text_of(v.get("content").unwrap_or(&Value::Null)).into_owned());
+                }
+                _ => {}
+            },
+            "info" => {
+                if let Some(s) = str_at(&v, "exit_status") {
+                    sink.meta.exit_status = Some(s.to_owned());
+                }
+            }
+            "replay_config" => {
+                let replay = match v {
+                    Value::String(s) => serde_json::from_str::<Value>(&s).ok(),
+                    other => Some(other),
+                };
+                if let Some(name) = replay
+                    .as_ref()
+                    .and_then(|r| r.get("agent"))
+                    .and_then(|a| a.get("model"))
+                    .and_then(|m| str_at(m, "name"))
+                {
+                    sink.meta.model = Some(name.to_owned());
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    })
+    .map_err(|(line, m)| ImportError::new(&source, line, m))?;
+    if top != b'{' || !r.trajectory_seen {
         return Err(ImportError::new(
             &source,
             1,
             "expected a SWE-agent trajectory: an object with `trajectory`",
         ));
-    };
-    sink.meta.task = sink.stem.clone();
-    sink.meta.agent = Some("swe-agent".to_owned());
-    if let Some(info) = v.get("info") {
-        if let Some(s) = str_at(info, "exit_status") {
-            sink.meta.exit_status = Some(s.to_owned());
-        }
     }
-    let replay = match v.get("replay_config") {
-        Some(Value::String(s)) => serde_json::from_str::<Value>(s).ok(),
-        Some(other) => Some(other.clone()),
-        None => None,
-    };
-    if let Some(name) = replay
-        .as_ref()
-        .and_then(|r| r.get("agent"))
-        .and_then(|a| a.get("model"))
-        .and_then(|m| str_at(m, "name"))
-    {
-        sink.meta.model = Some(name.to_owned());
-    }
-    // The task: the last user message before the agent's first.
-    if let Some(history) = v.get("history").and_then(Value::as_array) {
-        let mut task = None;
-        for m in history {
-            match str_at(m, "role") {
-                Some("assistant") => break,
-                Some("user") => task = Some(text_of(m.get("content").unwrap_or(&Value::Null))),
-                _ => {}
-            }
-        }
-        if let Some(t) = task {
-            sink.asm.user(&t);
-        }
-    }
-    for (i, step) in steps.iter().enumerate() {
-        sink.records += 1;
-        if let Some(t) = str_at(step, "thought") {
-            sink.asm.assistant(t);
-        }
-        let action = str_at(step, "action").unwrap_or("").trim_end();
-        if action.is_empty() {
-            continue;
-        }
-        let name = action.split_whitespace().next().unwrap_or("");
-        let observation = text_of(step.get("observation").unwrap_or(&Value::Null));
-        let id = format!("step-{i}");
-        sink.asm.call(
-            Some(&id),
-            name,
-            serde_json::json!({ "command": action }),
-            None,
-        );
-        sink.asm.result(&id, &observation, !failed(&observation));
-    }
+    r.give_task(sink);
     Ok(())
+}
+
+/// One step: the agent's thought, then its action as a call answered by
+/// the observation.
+fn step(step: &Value, i: usize, sink: &mut Sink) {
+    sink.records += 1;
+    if let Some(t) = str_at(step, "thought") {
+        sink.asm.assistant(t);
+    }
+    let action = str_at(step, "action").unwrap_or("").trim_end();
+    if action.is_empty() {
+        return;
+    }
+    let name = action.split_whitespace().next().unwrap_or("");
+    let observation = text_of(step.get("observation").unwrap_or(&Value::Null));
+    let id = format!("step-{i}");
+    sink.asm.call(
+        Some(&id),
+        name,
+        serde_json::json!({ "command": action }),
+        None,
+    );
+    sink.asm.result(&id, &observation, !failed(&observation));
 }
 
 #[cfg(test)]

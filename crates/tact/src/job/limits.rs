@@ -6,7 +6,10 @@
 /// A session larger than `max_session_bytes` (one line of a `.jsonl`
 /// file, or a whole `.json` file) is skipped with a
 /// [`SessionErrorKind::TooLarge`](super::SessionErrorKind::TooLarge)
-/// error; a response longer than `max_message_bytes` is analysed (its
+/// error (an agent's log is one session: it is streamed, one record at a
+/// time, and a record over this or
+/// [`MAX_RECORD_BYTES`](crate::import::MAX_RECORD_BYTES) is skipped and
+/// reported with its line); a response longer than `max_message_bytes` is analysed (its
 /// questions extracted, its preferences checked) up to that many bytes;
 /// at most `max_questions_per_message` questions of one response are kept
 /// (stored and reported; the rewards count them all). Every cut is a

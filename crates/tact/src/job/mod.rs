@@ -40,7 +40,7 @@ mod record;
 mod report;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -58,7 +58,7 @@ pub use report::{
     Truncation, TruncationKind,
 };
 
-use crate::import::{Format, ImportDefaults, ImportedLog, import_text};
+use crate::import::{Format, ImportDefaults, ImportedLog, Line, import_reader, next_line};
 use crate::import::{first_record_has_key, not_a_known_log as not_a_log};
 use crate::{Error, Result};
 use files::{head, session_files};
@@ -653,7 +653,7 @@ impl Job {
             )
         };
         let limit = self.limits.max_session_bytes;
-        let bytes = match std::fs::metadata(file) {
+        let opened = match std::fs::metadata(file) {
             Ok(m) if m.len() > limit as u64 => {
                 tally.errors.push(SessionError::in_file(
                     file,
@@ -670,12 +670,13 @@ impl Job {
             // An OpenHands V1 conversation: its folder's event files, one log.
             Ok(_) if format == Format::OpenHandsV1 && crate::import::is_event_file(file) => {
                 crate::import::conversation_events(file, limit)
+                    .map(|b| Box::new(std::io::Cursor::new(b)) as Box<dyn std::io::Read>)
             }
-            Ok(_) => std::fs::read(file),
+            Ok(_) => std::fs::File::open(file).map(|f| Box::new(f) as Box<dyn std::io::Read>),
             Err(e) => Err(e),
         };
-        let bytes = match bytes {
-            Ok(b) => b,
+        let reader = match opened {
+            Ok(f) => BufReader::with_capacity(1 << 16, f),
             Err(e) => {
                 tally
                     .errors
@@ -685,30 +686,32 @@ impl Job {
                 return Ok(());
             }
         };
-        let text = match std::str::from_utf8(&bytes) {
-            Ok(t) => t,
-            Err(e) => {
-                let line = bytes[..e.valid_up_to()]
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count()
-                    + 1;
-                tally.errors.push(invalid(line, "invalid UTF-8".to_owned()));
-                tally.done += 1;
-                progress(tally);
-                return Ok(());
-            }
-        };
         let source = file.display().to_string();
-        let imported = import_text(format, text, &source)
+        // Streamed: one record in memory at a time, at most this large.
+        let max_record = limit.min(crate::import::MAX_RECORD_BYTES);
+        let imported = import_reader(format, reader, &source, max_record)
             .and_then(|log| Ok((log, ImportDefaults::sidecar_of(file)?)));
+        // Records skipped (over the limit), each with its line.
+        let imported = imported.map(|(mut log, sidecar)| {
+            for p in std::mem::take(&mut log.problems) {
+                tally.errors.push(invalid(p.line, p.message));
+            }
+            (log, sidecar)
+        });
         match imported {
+            // A log with no exchange (a chat started and left, a session
+            // of snapshots only) is said and neither stored nor ranked.
+            Ok((log, _)) if log.turns.is_empty() => {
+                tally
+                    .notes
+                    .push(format!("{}: no exchanges: skipped", file.display()));
+            }
             Ok((log, sidecar)) => {
                 let defaults = match &sidecar {
                     Some(s) => self.import.clone().overridden_by(s),
                     None => self.import.clone(),
                 };
-                let session = log.session(file, &defaults);
+                let session = log.into_session(file, &defaults);
                 if !ImportedLog::has_outcome(&defaults) {
                     tally.notes.push(format!(
                         "{}: the {format} log gives no outcome: scored with R_Prod 0 (give one with --outcome, [import] outcome or {}.tact.toml)",
@@ -956,63 +959,6 @@ impl Job {
             groups,
         }
     }
-}
-
-/// What [`next_line`] read.
-enum Line {
-    /// A line (without its `\n`), in the buffer.
-    Read,
-    /// A line longer than the limit, skipped to its end: at least this
-    /// many bytes.
-    TooLong(u64),
-    /// The end of the file.
-    End,
-}
-
-/// Reads the next line of `reader` into `buf` (without its `\n` or
-/// `\r\n`), holding at most `limit` bytes of it: a longer line is read
-/// past (its bytes counted) and reported as [`Line::TooLong`].
-fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>, limit: usize) -> std::io::Result<Line> {
-    let mut total = 0u64;
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            break;
-        }
-        any = true;
-        let (take, done) = match memchr::memchr(b'\n', chunk) {
-            Some(at) => (at, true),
-            None => (chunk.len(), false),
-        };
-        total += take as u64;
-        if !too_long && buf.len() + take > limit {
-            too_long = true;
-            *buf = Vec::new();
-        }
-        if !too_long {
-            buf.extend_from_slice(&chunk[..take]);
-        }
-        reader.consume(if done { take + 1 } else { take });
-        if done {
-            break;
-        }
-    }
-    if !any {
-        return Ok(Line::End);
-    }
-    if too_long {
-        return Ok(Line::TooLong(total));
-    }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    Ok(Line::Read)
 }
 
 /// The keys of tact's own sessions: a file no log format claims is read

@@ -77,7 +77,10 @@ pub(crate) fn replay(session: &Session) -> Replay {
                     name: call.name.clone(),
                     params: call.params.clone(),
                     ok: call.ok,
-                    output_chars: output_chars(&call.output),
+                    output_chars: call.output_chars.map_or_else(
+                        || output_chars(&call.output),
+                        |n| u64::try_from(n).unwrap_or(u64::MAX),
+                    ),
                 });
             }
             nudges.extend(guide.observe(event));

@@ -369,3 +369,27 @@ proptest! {
         prop_assert!(errors.is_empty(), "{:?}", errors);
     }
 }
+
+/// A resumed Claude Code session replays its earlier chain under a second
+/// root: imported once, it gives the turns, calls and questions of the
+/// session it resumes, nothing twice.
+#[test]
+fn claude_resumed_session_is_not_imported_twice() {
+    let read = |name: &str| {
+        let path = repo("fixtures/logs/claude-code").join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        import_text(Format::ClaudeCode, &text, name).unwrap()
+    };
+    let original = read("ask-user-question.jsonl");
+    let resumed = read("resumed.jsonl");
+    assert_eq!(resumed.turns, original.turns);
+    let calls = |log: &tact::import::ImportedLog| {
+        log.events()
+            .iter()
+            .filter(|e| matches!(e, Event::Tool(_)))
+            .count()
+    };
+    assert!(calls(&original) > 5);
+    assert_eq!(calls(&resumed), calls(&original));
+    assert!(resumed.meta.skipped > original.meta.skipped + 20);
+}

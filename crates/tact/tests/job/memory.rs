@@ -1,0 +1,255 @@
+//! An importer's memory is bounded by its largest record, not its file
+//! (issue 41): a 15 MB Aider log took 2.5 GB, a 48 MB SWE-agent `.traj`
+//! 2.7 GB, a 75 MB OpenHands log 2.2 GB, each read whole and parsed
+//! whole. Measured here as the growth of the peak resident set (Linux's
+//! `VmHWM`) over the resident set before the import, in a child process
+//! of this test binary per import: for each format, a log of many records
+//! costs a fraction of its file, and a log of one large record at most 4
+//! times that record.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+
+use tact::import::{Format, MAX_RECORD_BYTES, import_reader};
+
+/// Writes a log of `format` to `path`: `exchanges` of a prompt, a reply
+/// and a tool call whose output is `output` bytes.
+fn write_log(path: &Path, format: Format, exchanges: usize, output: usize) {
+    let mut w = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let out = "ok: line of tool output\n".repeat(output / 24 + 1)[..output].to_owned();
+    let out_json = serde_json::to_string(&out).unwrap();
+    match format {
+        Format::OpenHands => write!(w, "[").unwrap(),
+        Format::SweAgent => write!(w, "{{\"trajectory\": [").unwrap(),
+        Format::Aider => writeln!(w, "# aider chat started at 2026-01-01 10:00:00\n").unwrap(),
+        _ => {}
+    }
+    for i in 0..exchanges {
+        let sep = if i == 0 { "" } else { "," };
+        match format {
+            Format::ClaudeCode => writeln!(
+                w,
+                "{{\"type\":\"user\",\"uuid\":\"u{i}\",\"sessionId\":\"s\",\"message\":{{\"role\":\"user\",\"content\":\"fix {i}\"}}}}\n\
+                 {{\"type\":\"assistant\",\"uuid\":\"a{i}\",\"sessionId\":\"s\",\"message\":{{\"id\":\"m{i}\",\"content\":[{{\"type\":\"text\",\"text\":\"Looking.\"}},{{\"type\":\"tool_use\",\"id\":\"t{i}\",\"name\":\"Bash\",\"input\":{{\"command\":\"ls\"}}}}]}}}}\n\
+                 {{\"type\":\"user\",\"uuid\":\"r{i}\",\"sessionId\":\"s\",\"message\":{{\"content\":[{{\"type\":\"tool_result\",\"tool_use_id\":\"t{i}\",\"content\":{out_json}}}]}}}}"
+            ),
+            Format::Codex => writeln!(
+                w,
+                "{{\"type\":\"response_item\",\"payload\":{{\"type\":\"message\",\"role\":\"user\",\"content\":[{{\"type\":\"input_text\",\"text\":\"fix {i}\"}}]}}}}\n\
+                 {{\"type\":\"response_item\",\"payload\":{{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{{}}\",\"call_id\":\"c{i}\"}}}}\n\
+                 {{\"type\":\"response_item\",\"payload\":{{\"type\":\"function_call_output\",\"call_id\":\"c{i}\",\"output\":{out_json}}}}}"
+            ),
+            Format::OpenHands => write!(
+                w,
+                "{sep}{{\"id\":{},\"source\":\"user\",\"action\":\"message\",\"args\":{{\"content\":\"fix {i}\"}}}},\
+                 {{\"id\":{},\"source\":\"agent\",\"action\":\"run\",\"args\":{{\"command\":\"ls\",\"thought\":\"Looking.\"}}}},\
+                 {{\"id\":{},\"cause\":{},\"source\":\"agent\",\"observation\":\"run\",\"content\":{out_json}}}",
+                3 * i,
+                3 * i + 1,
+                3 * i + 2,
+                3 * i + 1
+            ),
+            Format::SweAgent => write!(
+                w,
+                "{sep}{{\"thought\":\"Looking.\",\"action\":\"ls\",\"observation\":{out_json}}}"
+            ),
+            // Aider quotes what it runs and prints with `> `.
+            _ => write!(
+                w,
+                "#### fix {i}\n\nLooking.\n\n> Running ls\n> {}\n",
+                out.replace('\n', "\n> ")
+            ),
+        }
+        .unwrap();
+    }
+    match format {
+        Format::OpenHands => write!(w, "]").unwrap(),
+        Format::SweAgent => write!(
+            w,
+            "], \"history\": [{{\"role\":\"user\",\"content\":\"go\"}}], \"info\": {{}}}}"
+        )
+        .unwrap(),
+        _ => {}
+    }
+    w.flush().unwrap();
+}
+
+/// A field of `/proc/self/status`, in bytes.
+fn status_bytes(field: &str) -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with(field)).unwrap();
+    let kib: usize = line
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    kib << 10
+}
+
+const FORMATS: [Format; 5] = [
+    Format::ClaudeCode,
+    Format::Codex,
+    Format::OpenHands,
+    Format::SweAgent,
+    Format::Aider,
+];
+
+/// The body of `importer_memory_bounded`: one import, run alone in a
+/// child process, its peak resident set's growth printed.
+#[test]
+#[ignore = "run by importer_memory_bounded in a child process"]
+fn child_measures_import_memory() {
+    let (Ok(path), Ok(format)) = (
+        std::env::var("TACT_MEMORY_CHILD_FILE"),
+        std::env::var("TACT_MEMORY_CHILD_FORMAT"),
+    ) else {
+        return;
+    };
+    let format: Format = format.parse().unwrap();
+    let file = std::fs::File::open(&path).unwrap();
+    let before = status_bytes("VmRSS:");
+    let log = import_reader(
+        format,
+        std::io::BufReader::new(file),
+        "log",
+        MAX_RECORD_BYTES,
+    )
+    .unwrap();
+    assert!(!log.turns.is_empty());
+    let peak = status_bytes("VmHWM:").saturating_sub(before);
+    drop(log);
+    println!("peak {peak} ");
+}
+
+/// The growth of the peak resident set of a child importing `path`.
+fn import_peak(path: &Path, format: Format) -> usize {
+    let o = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "memory::child_measures_import_memory",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("TACT_MEMORY_CHILD_FILE", path)
+        .env("TACT_MEMORY_CHILD_FORMAT", format.name())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // The harness writes the test's name on the same line.
+    stdout
+        .split("peak ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn importer_memory_bounded() {
+    let _turn = super::heavy();
+    let dir = std::env::temp_dir().join(format!("tact-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for format in FORMATS {
+        // Many records: 250, then 1,000 exchanges of 16 KiB outputs
+        // (about 4 and 16 MB). What is kept of each exchange (its texts,
+        // a call, 1 KiB of output) grows with them, the outputs do not:
+        // the 750 more exchanges cost under a quarter of their bytes (it
+        // was several times the file).
+        let mut measured = Vec::new();
+        for exchanges in [250, 1000] {
+            let path = dir.join(format!("many-{exchanges}-{}", format.name()));
+            write_log(&path, format, exchanges, 16 << 10);
+            let size = std::fs::metadata(&path).unwrap().len() as usize;
+            measured.push((size, import_peak(&path, format)));
+        }
+        let (grown, cost) = (
+            measured[1].0 - measured[0].0,
+            measured[1].1.saturating_sub(measured[0].1),
+        );
+        assert!(
+            cost < grown / 4,
+            "{format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
+        );
+        // One large record (an 8 MiB output): at most 4 times it, plus
+        // what a first import costs (lazy statics, buffers: 4 MiB).
+        let one = dir.join(format!("one-{}", format.name()));
+        write_log(&one, format, 1, 8 << 20);
+        let record = 8 << 20;
+        let peak = import_peak(&one, format);
+        assert!(
+            peak <= 4 * record + (4 << 20),
+            "{format}: {peak} bytes to import a record of {record}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A record over the limit (a line, an event, a step) is skipped and
+/// reported with its file and line; the records after it are read.
+#[test]
+fn a_record_over_the_limit_is_reported_with_its_line_and_the_rest_read() {
+    let dir = std::env::temp_dir().join(format!("tact-limit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for format in FORMATS {
+        let small = dir.join(format!("small-{}", format.name()));
+        write_log(&small, format, 3, 100);
+        let whole = import_reader(
+            format,
+            std::io::BufReader::new(std::fs::File::open(&small).unwrap()),
+            "log",
+            MAX_RECORD_BYTES,
+        )
+        .unwrap();
+        assert!(whole.problems.is_empty(), "{:?}", whole.problems);
+        // The same log with the second exchange's output over the limit.
+        let path = dir.join(format!("big-{}", format.name()));
+        let text = std::fs::read_to_string(&small).unwrap();
+        let out = "ok: line of tool output\n".repeat(100 / 24 + 1)[..100].to_owned();
+        let (json, big) = if format == Format::Aider {
+            (out.replace('\n', "\n> "), "x".repeat(70 << 10))
+        } else {
+            (
+                serde_json::to_string(&out).unwrap(),
+                serde_json::to_string(&"x".repeat(70 << 10)).unwrap(),
+            )
+        };
+        let first = text.find(&json).unwrap();
+        let second = first + json.len() + text[first + json.len()..].find(&json).unwrap();
+        let cut = format!("{}{big}{}", &text[..second], &text[second + json.len()..]);
+        std::fs::write(&path, &cut).unwrap();
+        let line = cut[..second].matches('\n').count() + 1;
+        let log = import_reader(
+            format,
+            std::io::BufReader::new(std::fs::File::open(&path).unwrap()),
+            &path.display().to_string(),
+            64 << 10,
+        )
+        .unwrap();
+        assert_eq!(log.problems.len(), 1, "{format}: {:?}", log.problems);
+        let p = &log.problems[0];
+        assert_eq!(p.source_name, path.display().to_string());
+        assert_eq!(p.line, line, "{format}: {p}");
+        assert!(p.message.contains("over the limit of 65536 bytes"), "{p}");
+        // The third exchange is read (SWE-agent's steps are one turn's).
+        if format == Format::SweAgent {
+            let calls = log.turns[0]
+                .events
+                .iter()
+                .filter(|e| matches!(e, tact::types::trajectory::Event::Tool(_)))
+                .count();
+            assert_eq!(calls, 2, "{format}: {:?}", log.turns);
+        } else {
+            let prompts: Vec<&str> = log.turns.iter().map(|t| t.prompt.as_str()).collect();
+            assert!(prompts.contains(&"fix 2"), "{format}: {prompts:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
