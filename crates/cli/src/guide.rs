@@ -122,7 +122,6 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         }
         None => {}
     }
-    }
     let text = tact_core::dataset::read_text(path)?;
     ensure_native(&source, &text)?;
     run_guide(&source, &text, args.json, out)

@@ -190,7 +190,7 @@ fn result_text(v: &Value) -> String {
             .iter()
             .map(|p| match p.get("functionResponse") {
                 Some(fr) => response_text(fr.get("response").unwrap_or(&Value::Null)),
-                None => text_of(p),
+                None => text_of(p).into_owned(),
             })
             .collect::<Vec<_>>()
             .join("\n"),
@@ -198,7 +198,7 @@ fn result_text(v: &Value) -> String {
             Some(fr) => response_text(fr.get("response").unwrap_or(&Value::Null)),
             None => str_at(v, "text").unwrap_or("").to_owned(),
         },
-        other => text_of(other),
+        other => text_of(other).into_owned(),
     }
 }
 
@@ -210,9 +210,9 @@ fn response_text(r: &Value) -> String {
             .get("output")
             .or_else(|| o.get("error"))
             .or_else(|| o.get("content"))
-            .map(text_of)
+            .map(|v| text_of(v).into_owned())
             .unwrap_or_else(|| r.to_string()),
-        other => text_of(other),
+        other => text_of(other).into_owned(),
     }
 }
 
@@ -235,7 +235,7 @@ fn content_text(v: &Value) -> String {
     match v {
         Value::Array(parts) => parts_text(parts),
         Value::Object(_) => str_at(v, "text").unwrap_or("").to_owned(),
-        other => text_of(other),
+        other => text_of(other).into_owned(),
     }
 }
 

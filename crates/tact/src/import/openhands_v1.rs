@@ -112,7 +112,7 @@ pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
 
 /// The text of a V1 content list (`[{"type": "text", "text": ...}]`).
 fn content_text(v: Option<&Value>) -> String {
-    v.map(text_of).unwrap_or_default()
+    v.map(|v| text_of(v).into_owned()).unwrap_or_default()
 }
 
 /// One event.
