@@ -38,9 +38,11 @@ pub struct GuideArgs {
     #[arg(long, value_name = "NAME")]
     pub format: Option<tact::import::Format>,
     /// With --follow: `headless` (whole run) or `interactive` (windows
-    /// restart at each user message).
-    #[arg(long, default_value = "headless")]
-    pub mode: Mode,
+    /// restart at each user message). An agent's log is read interactive
+    /// (it says where the user spoke), a stream of events headless, unless
+    /// this says otherwise.
+    #[arg(long)]
+    pub mode: Option<Mode>,
     /// Print JSON: one object per trajectory, or per nudge with --follow.
     #[arg(long)]
     pub json: bool,
@@ -48,6 +50,8 @@ pub struct GuideArgs {
 
 /// Runs `tact guide` with `stdin` for `--follow` and `-`.
 pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> Result<()> {
+    let log_mode = args.mode.unwrap_or(tact::import::LOG_MODE);
+    let stream_mode = args.mode.unwrap_or(Mode::Headless);
     let stdin_path = args.file.as_deref().is_none_or(|p| p.as_os_str() == "-");
     if args.follow {
         let summary = match (&args.file, args.format) {
@@ -55,7 +59,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
                 stdin,
                 format,
                 "stdin",
-                args.mode,
+                log_mode,
                 args.json,
                 out,
                 &mut std::io::stderr(),
@@ -68,7 +72,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
                 out,
                 &mut std::io::stderr(),
             )?,
-            _ => follow(stdin, args.mode, args.json, out, &mut std::io::stderr())?,
+            _ => follow(stdin, stream_mode, args.json, out, &mut std::io::stderr())?,
         };
         tracing::info!(?summary, "guide --follow finished");
         return Ok(());
@@ -81,7 +85,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         stdin.read_to_end(&mut bytes).context("cannot read stdin")?;
         let text = tact_core::dataset::decode_text("stdin", bytes)?;
         if let Some(format) = args.format {
-            return run_guide_log("stdin", &text, format, args.mode, args.json, out);
+            return run_guide_log("stdin", &text, format, log_mode, args.json, out);
         }
         return run_guide("stdin", &text, args.json, out);
     }
@@ -91,7 +95,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         .format
         .or_else(|| tact::import::Format::detect(path, &text))
     {
-        Some(format) => run_guide_log(&source, &text, format, args.mode, args.json, out),
+        Some(format) => run_guide_log(&source, &text, format, log_mode, args.json, out),
         None => run_guide(&source, &text, args.json, out),
     }
 }
@@ -224,7 +228,7 @@ const POLL: std::time::Duration = std::time::Duration::from_millis(200);
 pub fn follow_file(
     path: &Path,
     format: Option<tact::import::Format>,
-    mode: Mode,
+    mode: Option<Mode>,
     json: bool,
     out: &mut impl Write,
     err: &mut impl Write,
@@ -243,9 +247,10 @@ pub fn follow_file(
         }
     };
     let Some(format) = format else {
+        let mode = mode.unwrap_or(Mode::Headless);
         return follow(std::io::BufReader::new(Tail { file }), mode, json, out, err);
     };
-    let mut guide = Guide::new(mode);
+    let mut guide = Guide::new(mode.unwrap_or(tact::import::LOG_MODE));
     let mut follower = tact::import::Follower::new(format, &source);
     let mut summary = FollowSummary::default();
     let mut buf = vec![0u8; 1 << 16];
@@ -804,7 +809,7 @@ mod tests {
         run(&args(&["-"]).unwrap(), LOOP.as_bytes(), &mut out).unwrap();
         assert!(String::from_utf8(out).unwrap().starts_with("stdin `loop`"));
         let a = args(&["--follow", "--mode", "interactive", "--json"]).unwrap();
-        assert_eq!(a.mode, Mode::Interactive);
+        assert_eq!(a.mode, Some(Mode::Interactive));
         let mut out = Vec::new();
         run(&a, "{\"type\":\"user\"}\n".as_bytes(), &mut out).unwrap();
         assert!(out.is_empty());

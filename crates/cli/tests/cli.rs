@@ -16,6 +16,8 @@ use std::process::{Command, Output, Stdio};
 
 #[path = "cli/logs.rs"]
 mod logs;
+#[path = "cli/watch_logs.rs"]
+mod watch_logs;
 #[path = "cli/model_server.rs"]
 mod model_server;
 
