@@ -9,11 +9,13 @@
 //! use tact_guidance::{ActionKind, CallView};
 //! use serde_json::json;
 //!
-//! let edit = CallView::of("Edit", &json!({"file_path": "src/a.rs", "old_string": "a", "new_string": "b"}));
+//! let params = json!({"file_path": "src/a.rs", "old_string": "a", "new_string": "b"});
+//! let edit = CallView::of("Edit", &params);
 //! assert_eq!((edit.kind, edit.file.as_deref(), edit.changes), (ActionKind::Edit, Some("src/a.rs"), Some(true)));
-//! let commit = CallView::of("exec_command", &json!({"cmd": "git add -A && git commit -m wip"}));
-//! assert_eq!(commit.kind, ActionKind::Commit);
-//! let read = CallView::of("str_replace_editor", &json!({"command": "view", "path": "a.py"}));
+//! let params = json!({"cmd": "git add -A && git commit -m wip"});
+//! assert_eq!(CallView::of("exec_command", &params).kind, ActionKind::Commit);
+//! let params = json!({"command": "view", "path": "a.py"});
+//! let read = CallView::of("str_replace_editor", &params);
 //! assert_eq!((read.kind, read.command), (ActionKind::Read, None));
 //! ```
 
