@@ -34,6 +34,10 @@ pub(crate) enum Check {
     /// `/` or `=`, or a capital after its first character next to a
     /// lowercase letter ("Basic dXNlcjpw", not "Basic Authentication").
     TokenLike,
+    /// Group 1 must be base64 of a `user:password` pair (a Basic auth
+    /// header's credentials, not "Basic TypeScript"), or a random run of
+    /// 16 or more characters with a digit.
+    UserPass,
 }
 
 /// The patterns of a shape, each keyed on its keywords: lowercase ASCII
@@ -152,7 +156,7 @@ pub(crate) const SHAPES: &[Shape] = &[
         "basic_auth",
         "a Basic auth header",
         Form::One(r"(?i)\bbasic\s+([A-Za-z0-9+/]{6,}={0,2})", &["basic"]),
-        Check::TokenLike,
+        Check::UserPass,
     ),
     shape(
         "curl_user",

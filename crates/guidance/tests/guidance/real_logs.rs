@@ -189,3 +189,67 @@ fn windows_restart_where_the_user_spoke() {
     assert!(nudged(Mode::Interactive, &events).is_empty());
     assert_eq!(nudged(Mode::Headless, &events), ["error_streak"]);
 }
+
+/// `sensitive_content` on a pending call's params as agents write them.
+fn sensitive(name: &str, params: Value) -> bool {
+    let mut guide = Guide::new(Mode::Interactive);
+    guide
+        .propose(vec![tact_types::trajectory::PendingCall::new(name, params)])
+        .iter()
+        .any(|n| n.classifier == "sensitive_content")
+}
+
+#[test]
+fn sensitive_content_fires_on_values_never_on_names_or_words() {
+    // Mentions: a word after "basic", variables, references, placeholders.
+    for (name, params) in [
+        (
+            "Bash",
+            json!({"command": "git commit -m \"add basic TypeScript types\"", "description": "Commit"}),
+        ),
+        (
+            "Bash",
+            json!({"command": "echo $GITHUB_TOKEN | gh auth login --with-token"}),
+        ),
+        (
+            "Bash",
+            json!({"command": "curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user"}),
+        ),
+        (
+            "Write",
+            json!({"file_path": ".github/workflows/ci.yml", "content": "env:\n  GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}\n  password: ${{ secrets.DOCKER_PASSWORD }}\n"}),
+        ),
+        (
+            "Edit",
+            json!({"file_path": "src/db.ts", "old_string": "const password = '';", "new_string": "const password = process.env.DB_PASSWORD;"}),
+        ),
+        (
+            "Edit",
+            json!({"file_path": "app.py", "old_string": "x", "new_string": "GITHUB_TOKEN=os.environ.get('GITHUB_TOKEN')\napi_key = settings.API_KEY\npassword = getpass()"}),
+        ),
+        (
+            "mcp_call",
+            json!({"api_key": "${OPENAI_API_KEY}", "password": "<your-password>"}),
+        ),
+    ] {
+        assert!(!sensitive(name, params.clone()), "{name} {params}");
+    }
+    // Values fire.
+    for (name, params) in [
+        (
+            "Bash",
+            json!({"command": "export GITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a && gh pr list"}),
+        ),
+        (
+            "Bash",
+            json!({"command": "curl -H 'Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1l' https://x.invalid"}),
+        ),
+        (
+            "Edit",
+            json!({"file_path": "config.py", "old_string": "x", "new_string": "DB_PASSWORD = \"hunter2-Prod!\""}),
+        ),
+        ("mcp_call", json!({"password": "hunter2"})),
+    ] {
+        assert!(sensitive(name, params.clone()), "{name} {params}");
+    }
+}
