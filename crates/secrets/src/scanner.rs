@@ -188,7 +188,6 @@ impl Entry {
                     Check::SecretLike => {
                         secret_like(part.as_str()) && !reference::is_reference(part.as_str())
                     }
-                    Check::TokenLike => token_like(part.as_str()),
                     Check::UserPass => {
                         let p = part.as_str();
                         reference::is_basic_credential(p)

@@ -39,6 +39,9 @@ pub enum ActionKind {
     Command,
     /// Fetches a URL.
     Fetch,
+    /// Waits on a command already running: polls its output (Codex's
+    /// `write_stdin` with no input, Claude Code's `BashOutput`).
+    Wait,
     /// Anything else (a plan update, a question, a sub-agent).
     Other,
 }
@@ -124,7 +127,14 @@ impl<'a> CallView<'a> {
         let command = COMMAND_KEYS
             .iter()
             .find_map(|k| map.get(*k))
-            .and_then(command_line);
+            .and_then(command_line)
+            // Arguments the log kept as raw text (cut, or not JSON): the
+            // text identifies the call.
+            .or_else(|| text("arguments").map(Cow::Borrowed));
+        if is_wait(&lower, map) {
+            view.kind = ActionKind::Wait;
+            return view;
+        }
         // An editor's `command` (`view`, `str_replace`...) is its operation.
         let editor = command
             .as_deref()
@@ -157,6 +167,21 @@ impl<'a> CallView<'a> {
         }
         view
     }
+}
+
+/// Whether the call only waits on a running command: a poll with no input
+/// (`write_stdin` with empty `chars`), or a tool that reads a background
+/// shell's output.
+fn is_wait(name: &str, map: &serde_json::Map<String, Value>) -> bool {
+    let no_input = map
+        .get("chars")
+        .or_else(|| map.get("input"))
+        .is_none_or(|v| v.as_str().is_some_and(str::is_empty));
+    (name == "write_stdin" && no_input)
+        || matches!(
+            name,
+            "bashoutput" | "taskoutput" | "bash_output" | "await_shell"
+        )
 }
 
 /// A command value: a string, or an argument list (`["bash", "-lc", "ls"]`)
@@ -364,6 +389,27 @@ mod tests {
         );
         assert_eq!(kind("TodoWrite", json!({"todos": []})), ActionKind::Other);
         assert_eq!(kind("update_plan", json!({"plan": []})), ActionKind::Other);
+        assert_eq!(
+            kind(
+                "write_stdin",
+                json!({"chars": "", "session_id": 7, "yield_time_ms": 1000})
+            ),
+            ActionKind::Wait
+        );
+        assert_eq!(
+            kind("write_stdin", json!({"chars": "y\n", "session_id": 7})),
+            ActionKind::Other
+        );
+        assert_eq!(
+            kind("BashOutput", json!({"bash_id": "b1"})),
+            ActionKind::Wait
+        );
+        let cut = json!({"arguments": "{\"cmd\":\"rg -n compact src"});
+        let v = CallView::of("exec_command", &cut);
+        assert_eq!(
+            (v.kind, v.command.as_deref()),
+            (ActionKind::Command, Some("{\"cmd\":\"rg -n compact src"))
+        );
         let patch = json!({"input": "*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** End Patch"});
         let v = CallView::of("apply_patch", &patch);
         assert_eq!(

@@ -482,7 +482,9 @@ impl TrajectoryAnalysis {
     /// file with content new to the window (an edit whose content the log
     /// does not carry counts each time; one that changes nothing never),
     /// or reads a file, runs a search or command or fetches a URL new to
-    /// the window. Counts from the window's start when there was none.
+    /// the window. A call that only waits on a running command (a poll)
+    /// neither counts nor resets. Counts from the window's start when there
+    /// was none.
     pub fn calls_since_progress(&self) -> usize {
         self.calls_since_progress
     }
@@ -651,21 +653,23 @@ impl TrajectoryAnalysis {
         // command or URL new to the window), judged on the call's
         // normalized view whatever the tool names its params.
         let progress = match progress_mark(&call.name, &call.params, &call.output) {
-            Progress::Always => true,
-            Progress::Never => false,
+            Progress::Always => Some(true),
+            Progress::Never => Some(false),
+            Progress::Wait => None,
             Progress::IfNew(fp) => {
                 let new = !self.seen_values.contains(&fp);
                 if new && self.seen_values.len() < self.config.max_tracked_values {
                     self.seen_values.insert(fp);
                 }
                 // Once full, unseen values count as new.
-                new
+                Some(new)
             }
         };
-        if call.ok && progress {
-            self.calls_since_progress = 0;
-        } else {
-            self.calls_since_progress += 1;
+        match progress {
+            Some(true) if call.ok => self.calls_since_progress = 0,
+            // Waiting on a running command is no action of its own.
+            None => {}
+            _ => self.calls_since_progress += 1,
         }
 
         self.monologue_run = 0;
@@ -910,6 +914,8 @@ enum Progress {
     Always,
     /// It never is (an edit that changes nothing, a call of no known kind).
     Never,
+    /// It neither is nor counts: it waits on a command already running.
+    Wait,
     /// It is when this fingerprint is new to the window.
     IfNew(u64),
 }
@@ -929,6 +935,7 @@ fn progress_mark(name: &str, params: &serde_json::Value, output: &serde_json::Va
     let file = view.file.as_deref();
     match view.kind {
         ActionKind::Commit => Progress::Always,
+        ActionKind::Wait => Progress::Wait,
         ActionKind::Edit => match (view.changes, view.content) {
             (Some(false), _) => Progress::Never,
             (_, Some(content)) => {
