@@ -16,10 +16,10 @@ use std::process::{Command, Output, Stdio};
 
 #[path = "cli/logs.rs"]
 mod logs;
-#[path = "cli/watch_logs.rs"]
-mod watch_logs;
 #[path = "cli/model_server.rs"]
 mod model_server;
+#[path = "cli/watch_logs.rs"]
+mod watch_logs;
 
 use model_server::{Chat, ModelServer};
 

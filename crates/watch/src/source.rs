@@ -244,7 +244,10 @@ fn follow_log(
             file.seek(SeekFrom::Start(0))?;
             offset = 0;
             *log = LogFollower::new(log.format(), &source.name());
-            if !send(Input::Warning(format!("{}: truncated; read again", source.name()))) {
+            if !send(Input::Warning(format!(
+                "{}: truncated; read again",
+                source.name()
+            ))) {
                 return Ok(());
             }
         }

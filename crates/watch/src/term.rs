@@ -11,10 +11,10 @@ use ratatui::crossterm::event::{self, Event as TermEvent};
 
 use crate::app::{Action, App, Options, SourceState};
 use crate::read::Reader;
-use tact::import::Format;
-use tact::scoring::Session;
 use crate::source::{self, Input, Source};
 use crate::{Error, ui};
+use tact::import::Format;
+use tact::scoring::Session;
 
 /// The longest the UI thread waits for a message before it draws again.
 const FRAME: Duration = Duration::from_millis(50);
@@ -74,9 +74,14 @@ pub fn run_feed(opts: Options, source: Source, feed: Feed) -> Result<Summary, Er
     let labeler = app.labeler();
     match feed {
         Feed::Lines(reader) => source::spawn(source, reader, Some(labeler), tx.clone(), Msg::Input),
-        Feed::Log { format, header } => {
-            source::spawn_log(source, format, *header, Some(labeler), tx.clone(), Msg::Input)
-        }
+        Feed::Log { format, header } => source::spawn_log(
+            source,
+            format,
+            *header,
+            Some(labeler),
+            tx.clone(),
+            Msg::Input,
+        ),
     }
     .map_err(Error::Terminal)?;
     std::thread::Builder::new()

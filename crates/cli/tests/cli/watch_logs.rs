@@ -196,7 +196,10 @@ fn watch_shows_what_run_and_guide_show_on_every_sample_log() {
 /// 'spotter'?"), and "Which tools should we set up?".
 #[test]
 fn watch_snapshot_of_a_claude_code_session() {
-    let frame = snapshot("fixtures/logs/claude-code/ask-user-question.jsonl", "120x40");
+    let frame = snapshot(
+        "fixtures/logs/claude-code/ask-user-question.jsonl",
+        "120x40",
+    );
     assert!(!frame.contains('\u{1b}'), "no escape sequence");
     let s = seen(&frame);
     assert_eq!(s.turns, 4, "{frame}");
@@ -243,7 +246,11 @@ fn watch_latest_opens_the_newest_session_under_a_temporary_home() {
     put(&new_claude, claude, 200);
     put(&rollout, codex, 100);
     // An empty newer file is no session.
-    put(&home.join(".claude/projects/-home-u-b/empty.jsonl"), claude, 10);
+    put(
+        &home.join(".claude/projects/-home-u-b/empty.jsonl"),
+        claude,
+        10,
+    );
     std::fs::write(home.join(".claude/projects/-home-u-b/empty.jsonl"), "").unwrap();
 
     let shown = |o: &Output| {
@@ -253,9 +260,15 @@ fn watch_latest_opens_the_newest_session_under_a_temporary_home() {
     // The newest of all is Codex's rollout, read as Codex.
     let all = shown(&watch_latest(&home, &[], &["--latest"]));
     assert!(all.contains("rollout-x.jsonl"), "{all}");
-    assert!(all.contains("Bash") || all.contains("exec_command"), "{all}");
+    assert!(
+        all.contains("Bash") || all.contains("exec_command"),
+        "{all}"
+    );
     let c = shown(&watch_latest(&home, &[], &["--latest", "claude-code"]));
-    assert!(c.contains("new.jsonl") && c.contains("mix phx.server"), "{c}");
+    assert!(
+        c.contains("new.jsonl") && c.contains("mix phx.server"),
+        "{c}"
+    );
     let x = shown(&watch_latest(&home, &[], &["--latest", "codex"]));
     assert!(x.contains("rollout-x.jsonl"), "{x}");
 
