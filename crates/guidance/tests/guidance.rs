@@ -247,26 +247,7 @@ fn naive(t: &Trajectory) -> BTreeMap<&'static str, bool> {
                 // The rule of datasets.md on the call's normalized view.
                 let v = CallView::of(&c.name, &c.params);
                 let file = v.file.as_deref().unwrap_or("");
-                let found = match &c.output {
-                    Value::Null => false,
-                    Value::String(s) => {
-                        let t = s.trim().to_ascii_lowercase();
-                        !(t.is_empty()
-                            || (t.len() <= 80
-                                && [
-                                    "no files found",
-                                    "no matches",
-                                    "no match found",
-                                    "no results",
-                                    "0 matches",
-                                    "found 0 ",
-                                ]
-                                .iter()
-                                .any(|p| t.starts_with(p))))
-                    }
-                    Value::Array(a) => !a.is_empty(),
-                    _ => true,
-                };
+                let found = !tact_guidance::trajectory::finds_nothing(&c.output);
                 let range: Vec<String> = [
                     "offset",
                     "limit",

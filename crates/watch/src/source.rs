@@ -68,25 +68,36 @@ pub fn spawn<M: Send + 'static>(
     tx: Sender<M>,
     wrap: fn(Input) -> M,
 ) -> std::io::Result<std::thread::JoinHandle<()>> {
+    start(labeler, tx, wrap, move |send| {
+        let name = source.name();
+        let done = match &source {
+            Source::Stdin => {
+                let stdin = std::io::stdin();
+                follow(stdin.lock(), &name, reader, send, None)
+            }
+            Source::File(path) => read_file(path, &name, reader, send),
+        };
+        if let Err(e) = done {
+            let _ = send(Input::Failed(format!("{name}: {e}")));
+        }
+    })
+}
+
+/// Starts the reading thread: `body` reads, sending through a sender that
+/// labels steps with `labeler` (when there is one) and wraps them for `tx`;
+/// a send fails once the receiver is gone.
+fn start<M: Send + 'static>(
+    labeler: Option<Labeler>,
+    tx: Sender<M>,
+    wrap: fn(Input) -> M,
+    body: impl FnOnce(&dyn Fn(Input) -> bool) + Send + 'static,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
     std::thread::Builder::new()
         .name(String::from("tact-watch-read"))
         .spawn(move || {
             let labeler = RefCell::new(labeler);
             let send = |input: Input| tx.send(wrap(labelled(input, &labeler))).is_ok();
-            let name = source.name();
-            let done = match &source {
-                Source::Stdin => {
-                    let stdin = std::io::stdin();
-                    follow(stdin.lock(), &name, reader, &send, None)
-                }
-                Source::File(path) => read_file(path, &name, reader, &send),
-            };
-            match done {
-                Ok(()) => {}
-                Err(e) => {
-                    let _ = send(Input::Failed(format!("{name}: {e}")));
-                }
-            }
+            body(&send);
         })
 }
 
@@ -142,20 +153,16 @@ pub fn spawn_log<M: Send + 'static>(
     tx: Sender<M>,
     wrap: fn(Input) -> M,
 ) -> std::io::Result<std::thread::JoinHandle<()>> {
-    std::thread::Builder::new()
-        .name(String::from("tact-watch-read"))
-        .spawn(move || {
-            let labeler = RefCell::new(labeler);
-            let send = |input: Input| tx.send(wrap(labelled(input, &labeler))).is_ok();
-            let name = source.name();
-            if !send(Input::Steps(vec![Step::Begin(Box::new(header))])) {
-                return;
-            }
-            let mut log = LogFollower::new(format, &name);
-            if let Err(e) = follow_log(&source, &mut log, &send) {
-                let _ = send(Input::Failed(format!("{name}: {e}")));
-            }
-        })
+    start(labeler, tx, wrap, move |send| {
+        let name = source.name();
+        if !send(Input::Steps(vec![Step::Begin(Box::new(header))])) {
+            return;
+        }
+        let mut log = LogFollower::new(format, &name);
+        if let Err(e) = follow_log(&source, &mut log, send) {
+            let _ = send(Input::Failed(format!("{name}: {e}")));
+        }
+    })
 }
 
 /// Sends the steps and warnings of one read; `false` when the view is gone.

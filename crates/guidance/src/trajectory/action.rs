@@ -293,6 +293,35 @@ pub fn is_commit(command: &str) -> bool {
     })
 }
 
+/// Whether a search's output says it found nothing: empty (or null, or an
+/// empty list), or a tool's short "no matches" line (`No files found`,
+/// `No matches found`, `0 matches`...).
+pub fn finds_nothing(output: &Value) -> bool {
+    let text = match output {
+        Value::Null => return true,
+        Value::String(s) => s.trim(),
+        Value::Array(a) => return a.is_empty(),
+        _ => return false,
+    };
+    if text.is_empty() {
+        return true;
+    }
+    if text.len() > 80 {
+        return false;
+    }
+    let lower = text.to_ascii_lowercase();
+    [
+        "no files found",
+        "no matches",
+        "no match found",
+        "no results",
+        "0 matches",
+        "found 0 ",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p))
+}
+
 /// The first file a patch names (`*** Update File: a.rs`, `+++ b/a.rs`).
 fn patch_file(patch: &str) -> Option<&str> {
     patch.lines().find_map(|l| {

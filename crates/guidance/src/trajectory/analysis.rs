@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use tact_types::trajectory::{Event, Mode, ToolCall, Trajectory};
 
-use super::action::{ActionKind, CallView};
+use super::action::{ActionKind, CallView, finds_nothing};
 use super::errors::{error_text, normalize_error};
 use super::fingerprint::{
     FoldBuildHasher, FoldHasher, PassThroughBuild, call_summary, hash_output, hash_str, hash_value,
@@ -879,34 +879,6 @@ fn ser_arc_str<S: serde::Serializer>(s: &Arc<str>, ser: S) -> Result<S::Ok, S::E
     ser.serialize_str(s)
 }
 
-/// Whether a search's output says it found nothing: empty, or a tool's
-/// "no matches" line.
-fn found_nothing(output: &serde_json::Value) -> bool {
-    let text = match output {
-        serde_json::Value::Null => return true,
-        serde_json::Value::String(s) => s.trim(),
-        serde_json::Value::Array(a) => return a.is_empty(),
-        _ => return false,
-    };
-    if text.is_empty() {
-        return true;
-    }
-    if text.len() > 80 {
-        return false;
-    }
-    let lower = text.to_ascii_lowercase();
-    [
-        "no files found",
-        "no matches",
-        "no match found",
-        "no results",
-        "0 matches",
-        "found 0 ",
-    ]
-    .iter()
-    .any(|p| lower.starts_with(p))
-}
-
 /// What a call means for progress.
 enum Progress {
     /// It is progress whenever it succeeds (a commit; an edit the log says
@@ -966,7 +938,7 @@ fn progress_mark(name: &str, params: &serde_json::Value, output: &serde_json::Va
             Progress::IfNew(h.finish())
         }
         // A search is new ground when it finds something.
-        ActionKind::Search if found_nothing(output) => Progress::Never,
+        ActionKind::Search if finds_nothing(output) => Progress::Never,
         ActionKind::Search => Progress::IfNew(hash_value(params) ^ 0x7365_6172_6368),
         ActionKind::Command => mark("command", &[view.command.as_deref()]),
         ActionKind::Fetch => mark("url", &[view.url]),
