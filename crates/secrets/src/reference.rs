@@ -152,6 +152,13 @@ mod tests {
         assert!(!is_placeholder("sk-live-4f9a8b7c6d5e"));
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_read_without_a_panic(v in "\\PC{0,64}") {
+            let _ = (is_reference(&v), is_placeholder(&v), is_basic_credential(&v));
+        }
+    }
+
     #[test]
     fn basic_credentials_decode_to_a_user_and_password() {
         assert!(is_basic_credential("dXNlcjpwYXNzd29yZDEyMw=="));

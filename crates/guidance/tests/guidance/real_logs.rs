@@ -253,3 +253,26 @@ fn sensitive_content_fires_on_values_never_on_names_or_words() {
         assert!(sensitive(name, params.clone()), "{name} {params}");
     }
 }
+
+proptest::proptest! {
+    /// The normalized view takes any tool name and params: never a panic,
+    /// and the analysis on such calls keeps its count consistent.
+    #[test]
+    fn any_call_has_a_view(
+        name in "(Edit|Write|Read|Bash|exec_command|write_stdin|apply_patch|git_commit|edit|[a-zA-Z_]{0,12})",
+        key in "(file_path|path|command|cmd|pattern|url|old_string|new_string|input|arguments|chars|edits|[a-z_]{1,8})",
+        text in "\\PC{0,40}",
+        list in proptest::collection::vec("\\PC{0,8}", 0..4),
+        ok in proptest::bool::ANY,
+    ) {
+        let params = json!({ key.clone(): text.clone(), "command": list.clone(), "edits": [{"old_string": text.clone()}] });
+        let _ = tact_guidance::CallView::of(&name, &params);
+        let _ = tact_guidance::trajectory::is_commit(&text);
+        let _ = tact_guidance::trajectory::finds_nothing(&json!(text));
+        let mut a = TrajectoryAnalysis::new(Mode::Interactive);
+        for _ in 0..3 {
+            a.update(&Event::tool(ToolCall::new(name.clone()).params(params.clone()).ok(ok)));
+        }
+        proptest::prop_assert!(a.calls_since_progress() <= 3);
+    }
+}
