@@ -248,17 +248,10 @@ fn naive(t: &Trajectory) -> BTreeMap<&'static str, bool> {
                 let v = CallView::of(&c.name, &c.params);
                 let file = v.file.as_deref().unwrap_or("");
                 let found = !tact_guidance::trajectory::finds_nothing(&c.output);
-                let range: Vec<String> = [
-                    "offset",
-                    "limit",
-                    "view_range",
-                    "start_line",
-                    "end_line",
-                    "line",
-                ]
-                .iter()
-                .filter_map(|k| c.params.get(*k).map(canon))
-                .collect();
+                let range: Vec<String> = tact_guidance::trajectory::RANGE_KEYS
+                    .iter()
+                    .filter_map(|k| c.params.get(*k).map(canon))
+                    .collect();
                 let progress = match v.kind {
                     ActionKind::Commit => true,
                     ActionKind::Edit => match (v.changes, v.content) {

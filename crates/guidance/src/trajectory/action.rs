@@ -83,6 +83,17 @@ pub const FILE_KEYS: [&str; 11] = [
     "uri",
 ];
 
+/// Params naming the part of a file a read covers (another part of a file
+/// is new ground).
+pub const RANGE_KEYS: [&str; 6] = [
+    "offset",
+    "limit",
+    "view_range",
+    "start_line",
+    "end_line",
+    "line",
+];
+
 /// Params holding a command line.
 const COMMAND_KEYS: [&str; 3] = ["command", "cmd", "script"];
 /// Params holding a search.

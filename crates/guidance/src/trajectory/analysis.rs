@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use tact_types::trajectory::{Event, Mode, ToolCall, Trajectory};
 
-use super::action::{ActionKind, CallView, finds_nothing};
+use super::action::{ActionKind, CallView, RANGE_KEYS, finds_nothing};
 use super::errors::{error_text, normalize_error};
 use super::fingerprint::{
     FoldBuildHasher, FoldHasher, PassThroughBuild, call_summary, hash_output, hash_str, hash_value,
@@ -920,18 +920,11 @@ fn progress_mark(name: &str, params: &serde_json::Value, output: &serde_json::Va
         },
         ActionKind::Read => {
             // Another part of the same file is new ground too.
-            let range = [
-                "offset",
-                "limit",
-                "view_range",
-                "start_line",
-                "end_line",
-                "line",
-            ]
-            .iter()
-            .filter_map(|k| params.get(*k))
-            .map(hash_value)
-            .fold(0u64, |a, h| a.rotate_left(7) ^ h);
+            let range = RANGE_KEYS
+                .iter()
+                .filter_map(|k| params.get(*k))
+                .map(hash_value)
+                .fold(0u64, |a, h| a.rotate_left(7) ^ h);
             let mut h = FoldHasher::with_seed(0x72_656164);
             h.write_u64(file.map_or(0, hash_str));
             h.write_u64(range);

@@ -11,7 +11,7 @@ mod analysis;
 mod errors;
 mod fingerprint;
 
-pub use action::{ActionKind, CallView, FILE_KEYS, finds_nothing, is_commit};
+pub use action::{ActionKind, CallView, FILE_KEYS, RANGE_KEYS, finds_nothing, is_commit};
 pub use analysis::{
     AnalysisConfig, CallRecord, Counts, Cycle, DetectedPattern, ErrorRecord, PatternKind,
     StepRecord, TrajectoryAnalysis,
