@@ -39,9 +39,11 @@ pub struct GuideArgs {
     #[arg(long, value_name = "NAME")]
     pub format: Option<tact::import::Format>,
     /// With --follow: `headless` (whole run) or `interactive` (windows
-    /// restart at each user message).
-    #[arg(long, default_value = "headless")]
-    pub mode: Mode,
+    /// restart at each user message). An agent's log is read interactive
+    /// (it says where the user spoke), a stream of events headless, unless
+    /// this says otherwise.
+    #[arg(long)]
+    pub mode: Option<Mode>,
     /// Print JSON: one object per trajectory, or per nudge with --follow.
     #[arg(long)]
     pub json: bool,
@@ -49,6 +51,8 @@ pub struct GuideArgs {
 
 /// Runs `tact guide` with `stdin` for `--follow` and `-`.
 pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> Result<()> {
+    let log_mode = args.mode.unwrap_or(tact::import::LOG_MODE);
+    let stream_mode = args.mode.unwrap_or(Mode::Headless);
     let stdin_path = args.file.as_deref().is_none_or(|p| p.as_os_str() == "-");
     if args.follow {
         let summary = match (&args.file, args.format) {
@@ -56,7 +60,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
                 stdin,
                 format,
                 "stdin",
-                args.mode,
+                log_mode,
                 args.json,
                 out,
                 &mut std::io::stderr(),
@@ -69,7 +73,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
                 out,
                 &mut std::io::stderr(),
             )?,
-            _ => follow(stdin, args.mode, args.json, out, &mut std::io::stderr())?,
+            _ => follow(stdin, stream_mode, args.json, out, &mut std::io::stderr())?,
         };
         tracing::info!(?summary, "guide --follow finished");
         return Ok(());
@@ -82,7 +86,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         stdin.read_to_end(&mut bytes).context("cannot read stdin")?;
         let text = tact_core::dataset::decode_text("stdin", bytes)?;
         if let Some(format) = args.format {
-            return run_guide_log("stdin", &text, format, args.mode, args.json, out);
+            return run_guide_log("stdin", &text, format, log_mode, args.json, out);
         }
         return run_guide("stdin", &text, args.json, out);
     }
@@ -107,7 +111,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
             let bytes = tact::import::conversation_events(path, 1 << 30)
                 .with_context(|| format!("cannot read the events beside {source}"))?;
             let text = tact_core::dataset::decode_text(&source, bytes)?;
-            return run_guide_log(&source, &text, format, args.mode, args.json, out);
+            return run_guide_log(&source, &text, format, log_mode, args.json, out);
         }
         Some(format) => {
             let file =
@@ -118,7 +122,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
                 &source,
                 tact::import::MAX_RECORD_BYTES,
             )?;
-            return guide_imported(&source, log, format, args.mode, args.json, out);
+            return guide_imported(&source, log, format, log_mode, args.json, out);
         }
         None => {}
     }
@@ -290,7 +294,7 @@ const POLL: std::time::Duration = std::time::Duration::from_millis(200);
 pub fn follow_file(
     path: &Path,
     format: Option<tact::import::Format>,
-    mode: Mode,
+    mode: Option<Mode>,
     json: bool,
     out: &mut impl Write,
     err: &mut impl Write,
@@ -313,9 +317,10 @@ pub fn follow_file(
         (&mut file).take(64 << 10).read_to_end(&mut head)?;
         file.seek(SeekFrom::Start(0))?;
         ensure_native(&source, &String::from_utf8_lossy(&head))?;
+        let mode = mode.unwrap_or(Mode::Headless);
         return follow(std::io::BufReader::new(Tail { file }), mode, json, out, err);
     };
-    let mut guide = Guide::new(mode);
+    let mut guide = Guide::new(mode.unwrap_or(tact::import::LOG_MODE));
     let mut follower = tact::import::Follower::new(format, &source);
     let mut summary = FollowSummary::default();
     let mut buf = vec![0u8; 1 << 16];
@@ -874,7 +879,7 @@ mod tests {
         run(&args(&["-"]).unwrap(), LOOP.as_bytes(), &mut out).unwrap();
         assert!(String::from_utf8(out).unwrap().starts_with("stdin `loop`"));
         let a = args(&["--follow", "--mode", "interactive", "--json"]).unwrap();
-        assert_eq!(a.mode, Mode::Interactive);
+        assert_eq!(a.mode, Some(Mode::Interactive));
         let mut out = Vec::new();
         run(&a, "{\"type\":\"user\"}\n".as_bytes(), &mut out).unwrap();
         assert!(out.is_empty());

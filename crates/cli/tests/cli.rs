@@ -18,6 +18,8 @@ use std::process::{Command, Output, Stdio};
 mod logs;
 #[path = "cli/model_server.rs"]
 mod model_server;
+#[path = "cli/watch_logs.rs"]
+mod watch_logs;
 
 use model_server::{Chat, ModelServer};
 

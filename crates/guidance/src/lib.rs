@@ -76,7 +76,9 @@ pub use providers::{
     DiagnosticSignalProvider, DoomLoopBreaker, GuidanceProvider, GuidanceProviderConfig, Guide,
     MessageNudge, Nudge, ParallelToolReminder, default_providers,
 };
-pub use trajectory::{AnalysisConfig, DetectedPattern, PatternKind, TrajectoryAnalysis};
+pub use trajectory::{
+    ActionKind, AnalysisConfig, CallView, DetectedPattern, PatternKind, TrajectoryAnalysis,
+};
 
 /// `Result` with this crate's [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -7,14 +7,18 @@
 // Test helpers outside `#[test]` functions may unwrap too.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "guidance/real_logs.rs"]
+mod real_logs;
+
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use tact_guidance::{
-    CLASSIFIER_NAMES, ClassificationResult, ClassifyError, GuidanceClassifier, GuidanceContext,
-    Guide, TrajectoryAnalysis, default_classifiers, run_classifiers, verdicts,
+    ActionKind, CLASSIFIER_NAMES, CallView, ClassificationResult, ClassifyError,
+    GuidanceClassifier, GuidanceContext, Guide, TrajectoryAnalysis, default_classifiers,
+    run_classifiers, verdicts,
 };
 use tact_types::trajectory::{
     Event, GuidanceExample, Mode, PendingCall, ProgressKind, ToolCall, Trajectory,
@@ -240,15 +244,41 @@ fn naive(t: &Trajectory) -> BTreeMap<&'static str, bool> {
         match e {
             Event::Progress { .. } => since = 0,
             Event::Tool(c) => {
-                let mut new = false;
-                if let Some(p) = c.params.as_object() {
-                    for k in ["path", "file", "url", "command"] {
-                        if let Some(v) = p.get(k) {
-                            new |= seen.insert(canon(v));
+                // The rule of datasets.md on the call's normalized view.
+                let v = CallView::of(&c.name, &c.params);
+                let file = v.file.as_deref().unwrap_or("");
+                let found = !tact_guidance::trajectory::finds_nothing(&c.output);
+                let range: Vec<String> = tact_guidance::trajectory::RANGE_KEYS
+                    .iter()
+                    .filter_map(|k| c.params.get(*k).map(canon))
+                    .collect();
+                let progress = match v.kind {
+                    ActionKind::Commit => true,
+                    ActionKind::Edit => match (v.changes, v.content) {
+                        (Some(false), _) => false,
+                        (_, Some(content)) => {
+                            seen.insert(format!("edit|{file}|{}", canon(content)))
                         }
+                        (_, None) => true,
+                    },
+                    ActionKind::Read => seen.insert(format!("read|{file}|{}", range.join(","))),
+                    ActionKind::Search => {
+                        found && seen.insert(format!("search|{}", canon(&c.params)))
                     }
+                    ActionKind::Command => {
+                        seen.insert(format!("command|{}", v.command.as_deref().unwrap_or("")))
+                    }
+                    ActionKind::Fetch => seen.insert(format!("url|{}", v.url.unwrap_or(""))),
+                    _ => match (v.file.as_deref(), v.command.as_deref(), v.url) {
+                        (None, None, None) => false,
+                        (f, c, u) => seen.insert(format!("other|{f:?}|{c:?}|{u:?}")),
+                    },
+                };
+                if c.ok && progress {
+                    since = 0
+                } else {
+                    since += 1
                 }
-                if c.ok && new { since = 0 } else { since += 1 }
             }
             _ => {}
         }

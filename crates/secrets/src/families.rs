@@ -30,10 +30,10 @@ pub(crate) enum Check {
     /// (and not only digits), or 16+ characters (so prose like "password:
     /// required" and `MAX_TOKEN=4096` are not one).
     SecretLike,
-    /// Group 1 must look like a token rather than a word: a digit, `+`,
-    /// `/` or `=`, or a capital after its first character next to a
-    /// lowercase letter ("Basic dXNlcjpw", not "Basic Authentication").
-    TokenLike,
+    /// Group 1 must be base64 of a `user:password` pair (a Basic auth
+    /// header's credentials, not "Basic TypeScript"), or a random run of
+    /// 16 or more characters with a digit.
+    UserPass,
 }
 
 /// The patterns of a shape, each keyed on its keywords: lowercase ASCII
@@ -152,7 +152,7 @@ pub(crate) const SHAPES: &[Shape] = &[
         "basic_auth",
         "a Basic auth header",
         Form::One(r"(?i)\bbasic\s+([A-Za-z0-9+/]{6,}={0,2})", &["basic"]),
-        Check::TokenLike,
+        Check::UserPass,
     ),
     shape(
         "curl_user",

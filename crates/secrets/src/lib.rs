@@ -44,6 +44,7 @@
 
 mod error;
 mod families;
+mod reference;
 mod scanner;
 
 pub use error::Error;

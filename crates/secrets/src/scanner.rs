@@ -12,7 +12,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use regex::Regex;
 use serde_json::Value;
 
-use crate::{Error, Result};
+use crate::{Error, Result, reference};
 
 /// Deepest nesting walked; deeper values are not inspected.
 const MAX_DEPTH: usize = 128;
@@ -184,8 +184,17 @@ impl Entry {
                 let ok = match self.check {
                     Check::Always => true,
                     Check::HasDigit => whole.as_str().bytes().any(|b| b.is_ascii_digit()),
-                    Check::SecretLike => secret_like(part.as_str()),
-                    Check::TokenLike => token_like(part.as_str()),
+                    // A reference to a credential is none.
+                    Check::SecretLike => {
+                        secret_like(part.as_str()) && !reference::is_reference(part.as_str())
+                    }
+                    Check::UserPass => {
+                        let p = part.as_str();
+                        reference::is_basic_credential(p)
+                            || (p.len() >= 16
+                                && p.bytes().any(|b| b.is_ascii_digit())
+                                && token_like(p))
+                    }
                 };
                 ok.then(|| part.range())
             })
@@ -533,7 +542,8 @@ impl CredentialScanner {
                 } else {
                     path.push_str(k);
                 }
-                let found = if matches!(item, Value::String(s) if !s.is_empty())
+                // A placeholder (`$TOKEN`, `process.env.API_KEY`) is no value.
+                let found = if matches!(item, Value::String(s) if !reference::is_placeholder(s))
                     && self.names_credential(k)
                 {
                     Some(Finding {

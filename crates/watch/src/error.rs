@@ -35,6 +35,9 @@ pub enum Error {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// No session log where `--latest` looked (what it says names where).
+    #[error("{0}")]
+    NotFound(String),
     /// The terminal could not be set up, drawn on or restored.
     #[error("terminal: {0}")]
     Terminal(#[source] std::io::Error),

@@ -37,9 +37,12 @@
 mod app;
 mod error;
 pub mod label;
+pub mod latest;
+pub mod log;
 mod model;
 pub mod read;
 mod row;
+mod snapshot;
 pub mod source;
 mod term;
 pub mod ui;
@@ -47,7 +50,8 @@ pub mod ui;
 pub use app::{Action, App, MAX_ROWS, ModelTier, Options, Pane, SourceState};
 pub use error::Error;
 pub use model::ModelSpec;
-pub use term::{Summary, run};
+pub use snapshot::snapshot;
+pub use term::{Feed, Summary, run, run_feed};
 
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -12,7 +12,10 @@ use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 use crate::label::Labeler;
+use crate::log::LogFollower;
 use crate::read::{Reader, Step, parse_document, steps};
+use tact::import::Format;
+use tact::scoring::Session;
 
 /// Where the session is read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,34 +68,197 @@ pub fn spawn<M: Send + 'static>(
     tx: Sender<M>,
     wrap: fn(Input) -> M,
 ) -> std::io::Result<std::thread::JoinHandle<()>> {
+    start(labeler, tx, wrap, move |send| {
+        let name = source.name();
+        let done = match &source {
+            Source::Stdin => {
+                let stdin = std::io::stdin();
+                follow(stdin.lock(), &name, reader, send, None)
+            }
+            Source::File(path) => read_file(path, &name, reader, send),
+        };
+        if let Err(e) = done {
+            let _ = send(Input::Failed(format!("{name}: {e}")));
+        }
+    })
+}
+
+/// Starts the reading thread: `body` reads, sending through a sender that
+/// labels steps with `labeler` (when there is one) and wraps them for `tx`;
+/// a send fails once the receiver is gone.
+fn start<M: Send + 'static>(
+    labeler: Option<Labeler>,
+    tx: Sender<M>,
+    wrap: fn(Input) -> M,
+    body: impl FnOnce(&dyn Fn(Input) -> bool) + Send + 'static,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
     std::thread::Builder::new()
         .name(String::from("tact-watch-read"))
         .spawn(move || {
             let labeler = RefCell::new(labeler);
-            let send = |input: Input| {
-                let input = match (input, labeler.borrow_mut().as_mut()) {
-                    (Input::Steps(steps), Some(l)) => {
-                        Input::Steps(steps.into_iter().map(|s| l.label(s)).collect())
-                    }
-                    (input, _) => input,
+            let send = |input: Input| tx.send(wrap(labelled(input, &labeler))).is_ok();
+            body(&send);
+        })
+}
+
+/// `input` with its steps labelled by `labeler`, if there is one.
+fn labelled(input: Input, labeler: &RefCell<Option<Labeler>>) -> Input {
+    match (input, labeler.borrow_mut().as_mut()) {
+        (Input::Steps(steps), Some(l)) => {
+            Input::Steps(steps.into_iter().map(|s| l.label(s)).collect())
+        }
+        (input, _) => input,
+    }
+}
+
+/// The steps of a whole session file in tact's own formats (`text`, named
+/// `name` in warnings), as the reading thread gets them, and the warnings
+/// of its bad lines.
+pub fn native_steps(text: &[u8], name: &str) -> (Vec<Step>, Vec<String>) {
+    // One JSON document (a session, a trajectory, an array of events).
+    if let Some(Ok(records)) = std::str::from_utf8(text).ok().and_then(parse_document) {
+        let mut out = Vec::new();
+        for r in records {
+            steps(r, &mut out);
+        }
+        return (out, Vec::new());
+    }
+    let got = RefCell::new((Vec::new(), Vec::new()));
+    let send = |i: Input| {
+        let mut g = got.borrow_mut();
+        match i {
+            Input::Steps(s) => g.0.extend(s),
+            Input::Warning(w) | Input::Failed(w) => g.1.push(w),
+            Input::Ended => {}
+        }
+        true
+    };
+    if let Err(e) = follow(text, name, Box::new(crate::read::Native), &send, None) {
+        send(Input::Failed(format!("{name}: {e}")));
+    }
+    got.into_inner()
+}
+
+/// Starts the reading thread of an agent's log of `format` (read through
+/// `tact::import`'s [`Follower`](tact::import::Follower), as `tact guide
+/// --follow` reads it): `header` first, then the steps of its turns as
+/// they complete. A file is followed as it grows (a one-document format
+/// read again whole when it changes); stdin is read to its end. Bad lines
+/// are warnings naming their line; the stream goes on.
+pub fn spawn_log<M: Send + 'static>(
+    source: Source,
+    format: Format,
+    header: Session,
+    labeler: Option<Labeler>,
+    tx: Sender<M>,
+    wrap: fn(Input) -> M,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
+    start(labeler, tx, wrap, move |send| {
+        let name = source.name();
+        if !send(Input::Steps(vec![Step::Begin(Box::new(header))])) {
+            return;
+        }
+        let mut log = LogFollower::new(format, &name);
+        if let Err(e) = follow_log(&source, &mut log, send) {
+            let _ = send(Input::Failed(format!("{name}: {e}")));
+        }
+    })
+}
+
+/// Sends the steps and warnings of one read; `false` when the view is gone.
+fn send_log(out: Vec<Step>, warnings: Vec<String>, send: &dyn Fn(Input) -> bool) -> bool {
+    for w in warnings {
+        if !send(Input::Warning(w)) {
+            return false;
+        }
+    }
+    out.is_empty() || send(Input::Steps(out))
+}
+
+/// Reads a log into steps: stdin to its end; a line-based file to its end,
+/// then whatever is appended (polled; read again from the top if it was
+/// truncated); a one-document file read again whole whenever its length or
+/// time changes (SWE-agent rewrites its `.traj` after each step).
+fn follow_log(
+    source: &Source,
+    log: &mut LogFollower,
+    send: &dyn Fn(Input) -> bool,
+) -> std::io::Result<()> {
+    let mut buf = vec![0u8; 1 << 16];
+    let path = match source {
+        Source::Stdin => {
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            loop {
+                let n = match input.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
                 };
-                tx.send(wrap(input)).is_ok()
-            };
-            let name = source.name();
-            let done = match &source {
-                Source::Stdin => {
-                    let stdin = std::io::stdin();
-                    follow(stdin.lock(), &name, reader, &send, None)
-                }
-                Source::File(path) => read_file(path, &name, reader, &send),
-            };
-            match done {
-                Ok(()) => {}
-                Err(e) => {
-                    let _ = send(Input::Failed(format!("{name}: {e}")));
+                let mut out = Vec::new();
+                let warnings = log.push(buf.get(..n).unwrap_or_default(), &mut out);
+                if !send_log(out, warnings, send) {
+                    return Ok(());
                 }
             }
-        })
+            let mut out = Vec::new();
+            let warnings = log.finish(&mut out);
+            if send_log(out, warnings, send) {
+                send(Input::Ended);
+            }
+            return Ok(());
+        }
+        Source::File(path) => path,
+    };
+    if !log.format().is_line_based() {
+        let mut seen = None;
+        loop {
+            let meta = std::fs::metadata(path)?;
+            let now = (meta.len(), meta.modified().ok());
+            if seen != Some(now) {
+                seen = Some(now);
+                let bytes = std::fs::read(path)?;
+                let mut out = Vec::new();
+                log.replace_document(&bytes, &mut out);
+                if !send_log(out, Vec::new(), send) {
+                    return Ok(());
+                }
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+    let mut file = File::open(path)?;
+    let mut offset = 0u64;
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if n > 0 {
+            offset += n as u64;
+            let mut out = Vec::new();
+            let warnings = log.push(buf.get(..n).unwrap_or_default(), &mut out);
+            if !send_log(out, warnings, send) {
+                return Ok(());
+            }
+            continue;
+        }
+        std::thread::sleep(POLL);
+        if std::fs::metadata(path).is_ok_and(|m| m.len() < offset) {
+            // Truncated: start again from the top.
+            file.seek(SeekFrom::Start(0))?;
+            offset = 0;
+            *log = LogFollower::new(log.format(), &source.name());
+            if !send(Input::Warning(format!(
+                "{}: truncated; read again",
+                source.name()
+            ))) {
+                return Ok(());
+            }
+        }
+    }
 }
 
 fn read_file(

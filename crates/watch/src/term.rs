@@ -13,6 +13,8 @@ use crate::app::{Action, App, Options, SourceState};
 use crate::read::Reader;
 use crate::source::{self, Input, Source};
 use crate::{Error, ui};
+use tact::import::Format;
+use tact::scoring::Session;
 
 /// The longest the UI thread waits for a message before it draws again.
 const FRAME: Duration = Duration::from_millis(50);
@@ -36,9 +38,30 @@ enum Msg {
     Term(TermEvent),
 }
 
+/// How the followed source is read.
+#[non_exhaustive]
+pub enum Feed {
+    /// tact's own formats, line by line through a [`Reader`].
+    Lines(Box<dyn Reader>),
+    /// An agent's log of `format`, through `tact::import` (as `tact run`
+    /// and `tact guide` read it), its session starting with `header`
+    /// ([`crate::log::header`]).
+    Log {
+        /// The log's format.
+        format: Format,
+        /// The session's header.
+        header: Box<Session>,
+    },
+}
+
 /// Runs the view on the terminal until `q`: `source` read by `reader` on
 /// a thread of its own, keys on another. Needs a terminal on stdout.
 pub fn run(opts: Options, source: Source, reader: Box<dyn Reader>) -> Result<Summary, Error> {
+    run_feed(opts, source, Feed::Lines(reader))
+}
+
+/// [`run`] with any [`Feed`]: tact's own stream or an agent's log.
+pub fn run_feed(opts: Options, source: Source, feed: Feed) -> Result<Summary, Error> {
     if !std::io::stdout().is_terminal() {
         return Err(Error::Terminal(std::io::Error::other(
             "stdout is not a terminal (tact watch draws a screen; use `tact guide --follow` in a pipe)",
@@ -49,8 +72,18 @@ pub fn run(opts: Options, source: Source, reader: Box<dyn Reader>) -> Result<Sum
     // The session's steps are classified on the reading thread, as they
     // are read: the UI thread only observes them.
     let labeler = app.labeler();
-    source::spawn(source, reader, Some(labeler), tx.clone(), Msg::Input)
-        .map_err(Error::Terminal)?;
+    match feed {
+        Feed::Lines(reader) => source::spawn(source, reader, Some(labeler), tx.clone(), Msg::Input),
+        Feed::Log { format, header } => source::spawn_log(
+            source,
+            format,
+            *header,
+            Some(labeler),
+            tx.clone(),
+            Msg::Input,
+        ),
+    }
+    .map_err(Error::Terminal)?;
     std::thread::Builder::new()
         .name(String::from("tact-watch-keys"))
         .spawn(move || {

@@ -4,6 +4,9 @@
 //! and the keys, panes, colours and redaction of the view.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "watch/logs.rs"]
+mod logs;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

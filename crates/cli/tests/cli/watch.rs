@@ -204,3 +204,49 @@ fn watch_replays_the_demo_step_by_step() {
     });
     tui.quit();
 }
+
+#[test]
+fn watch_follows_a_growing_claude_code_log() {
+    let dir = temp_dir("claude");
+    let path = dir.join("session.jsonl");
+    std::fs::write(
+        &path,
+        concat!(
+            r#"{"type":"user","sessionId":"s","message":{"role":"user","content":"Add a cache to the pricing client."}}"#,
+            "\n",
+            r#"{"type":"assistant","sessionId":"s","message":{"id":"m1","model":"claude-x","role":"assistant","content":[{"type":"text","text":"Let me look at the client."},{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"src/pricing.rs"}}]}}"#,
+            "\n",
+            r#"{"type":"summary","summary":"Pricing cache","leafUuid":"x"}"#,
+            "\n",
+        ),
+    )
+    .unwrap();
+    let mut tui = Tui::start(TACT, &["watch", path.to_str().unwrap()]);
+    let first = tui.until("the prompt", |s| s.contains("Add a cache to the pricing"));
+    assert!(!first.contains("skipped"), "no line skipped: {first}");
+    // The call's result arrives: the call shows, with the message before it.
+    append(
+        &path,
+        &[
+            r#"{"type":"user","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"pub struct Client;"}]}}"#,
+        ],
+    );
+    tui.until("the call", |s| {
+        s.contains("Read file_path=src/pricing.rs") && s.contains("Let me look at the client.")
+    });
+    // The agent asks, the user answers: the question is tagged, the turn scored.
+    append(
+        &path,
+        &[
+            r#"{"type":"assistant","sessionId":"s","message":{"id":"m2","model":"claude-x","role":"assistant","content":[{"type":"text","text":"Should the cache live in Redis or in process?"}]}}"#,
+            r#"{"type":"user","sessionId":"s","message":{"role":"user","content":"In process."}}"#,
+        ],
+    );
+    let asked = tui.until("the question and the answer", |s| {
+        s.contains("  ?   [") && s.contains("In process.") && s.contains("turn 1")
+    });
+    assert!(!asked.contains("│prog"), "no progress rows: {asked}");
+    let end = tui.quit();
+    assert!(end.contains("0 lines skipped"), "{end}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

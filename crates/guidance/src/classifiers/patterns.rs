@@ -132,8 +132,10 @@ impl GuidanceClassifier for ErrorStreakClassifier {
 }
 
 /// Fires when `stall_threshold` (5) or more calls ran since the last
-/// progress (a `progress` event, or a successful call whose `path`,
-/// `file`, `url` or `command` value is new to the window).
+/// progress (a `progress` event, or a successful call that commits, edits
+/// content, or reads a file, searches, runs a command or fetches a URL new
+/// to the window, read on the call's normalized view: see
+/// [`TrajectoryAnalysis::calls_since_progress`](crate::TrajectoryAnalysis::calls_since_progress)).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressStallClassifier {
     /// Calls without progress needed.

@@ -11,15 +11,13 @@ use std::sync::Arc;
 use serde::Serialize;
 use tact_types::trajectory::{Event, Mode, ToolCall, Trajectory};
 
+use super::action::{ActionKind, CallView, RANGE_KEYS, finds_nothing};
 use super::errors::{error_text, normalize_error};
 use super::fingerprint::{
     FoldBuildHasher, FoldHasher, PassThroughBuild, call_summary, hash_output, hash_str, hash_value,
     output_chars,
 };
 use tact_secrets::{CredentialScanner, REDACTED};
-
-/// Top-level params keys whose values mark new ground for progress.
-pub const PROGRESS_KEYS: [&str; 4] = ["path", "file", "url", "command"];
 
 /// Most distinct tool names given their own frequency counter.
 const MAX_INTERNED_TOOLS: usize = 4096;
@@ -49,8 +47,8 @@ pub struct AnalysisConfig {
     pub empty_threshold: u32,
     /// Condensations (with two back to back) that make a context-window loop.
     pub condensation_threshold: u32,
-    /// Most distinct `path`/`file`/`url`/`command` values remembered; once
-    /// full, unseen values count as new.
+    /// Most distinct files, searches, commands, URLs and edits remembered
+    /// for progress; once full, unseen ones count as new.
     pub max_tracked_values: usize,
     /// Most distinct normalized errors counted.
     pub max_tracked_errors: usize,
@@ -480,8 +478,13 @@ impl TrajectoryAnalysis {
     }
 
     /// Calls since the last progress: a `progress` event, or a successful
-    /// call with a `path`, `file`, `url` or `command` value new to the
-    /// window. Counts from the window's start when there was none.
+    /// call that, on its normalized view ([`CallView`]), commits, edits a
+    /// file with content new to the window (an edit whose content the log
+    /// does not carry counts each time; one that changes nothing never),
+    /// or reads a file, runs a search or command or fetches a URL new to
+    /// the window. A call that only waits on a running command (a poll)
+    /// neither counts nor resets. Counts from the window's start when there
+    /// was none.
     pub fn calls_since_progress(&self) -> usize {
         self.calls_since_progress
     }
@@ -649,25 +652,28 @@ impl TrajectoryAnalysis {
             );
         }
 
-        // Progress: a successful call that brings a new value.
-        let mut new_value = false;
-        if let Some(params) = call.params.as_object() {
-            for key in PROGRESS_KEYS {
-                if let Some(v) = params.get(key) {
-                    let fp = hash_value(v);
-                    if !self.seen_values.contains(&fp) {
-                        new_value = true;
-                        if self.seen_values.len() < self.config.max_tracked_values {
-                            self.seen_values.insert(fp);
-                        }
-                    }
+        // Progress: a successful call that changes content (an edit that
+        // changes it, a commit) or brings new ground (a file, search,
+        // command or URL new to the window), judged on the call's
+        // normalized view whatever the tool names its params.
+        let progress = match progress_mark(&call.name, &call.params, &call.output) {
+            Progress::Always => Some(true),
+            Progress::Never => Some(false),
+            Progress::Wait => None,
+            Progress::IfNew(fp) => {
+                let new = !self.seen_values.contains(&fp);
+                if new && self.seen_values.len() < self.config.max_tracked_values {
+                    self.seen_values.insert(fp);
                 }
+                // Once full, unseen values count as new.
+                Some(new)
             }
-        }
-        if call.ok && new_value {
-            self.calls_since_progress = 0;
-        } else {
-            self.calls_since_progress += 1;
+        };
+        match progress {
+            Some(true) if call.ok => self.calls_since_progress = 0,
+            // Waiting on a running command is no action of its own.
+            None => {}
+            _ => self.calls_since_progress += 1,
         }
 
         self.monologue_run = 0;
@@ -877,6 +883,69 @@ impl TrajectoryAnalysis {
 
 fn ser_arc_str<S: serde::Serializer>(s: &Arc<str>, ser: S) -> Result<S::Ok, S::Error> {
     ser.serialize_str(s)
+}
+
+/// What a call means for progress.
+enum Progress {
+    /// It is progress whenever it succeeds (a commit; an edit the log says
+    /// was applied without its content).
+    Always,
+    /// It never is (an edit that changes nothing, a call of no known kind).
+    Never,
+    /// It neither is nor counts: it waits on a command already running.
+    Wait,
+    /// It is when this fingerprint is new to the window.
+    IfNew(u64),
+}
+
+/// A call's progress mark, from its normalized view (and, for a search,
+/// whether its output found anything).
+fn progress_mark(name: &str, params: &serde_json::Value, output: &serde_json::Value) -> Progress {
+    let view = CallView::of(name, params);
+    let mark = |tag: &str, parts: &[Option<&str>]| {
+        let mut h = FoldHasher::with_seed(0x70_726f67);
+        h.write(tag.as_bytes());
+        for p in parts {
+            h.write_u64(p.map_or(0, hash_str));
+        }
+        Progress::IfNew(h.finish())
+    };
+    let file = view.file.as_deref();
+    match view.kind {
+        ActionKind::Commit => Progress::Always,
+        ActionKind::Wait => Progress::Wait,
+        ActionKind::Edit => match (view.changes, view.content) {
+            (Some(false), _) => Progress::Never,
+            (_, Some(content)) => {
+                let mut h = FoldHasher::with_seed(0x65_646974);
+                h.write_u64(file.map_or(0, hash_str));
+                h.write_u64(hash_value(content));
+                Progress::IfNew(h.finish())
+            }
+            (_, None) => Progress::Always,
+        },
+        ActionKind::Read => {
+            // Another part of the same file is new ground too.
+            let range = RANGE_KEYS
+                .iter()
+                .filter_map(|k| params.get(*k))
+                .map(hash_value)
+                .fold(0u64, |a, h| a.rotate_left(7) ^ h);
+            let mut h = FoldHasher::with_seed(0x72_656164);
+            h.write_u64(file.map_or(0, hash_str));
+            h.write_u64(range);
+            Progress::IfNew(h.finish())
+        }
+        // A search is new ground when it finds something.
+        ActionKind::Search if finds_nothing(output) => Progress::Never,
+        ActionKind::Search => Progress::IfNew(hash_value(params) ^ 0x7365_6172_6368),
+        ActionKind::Command => mark("command", &[view.command.as_deref()]),
+        ActionKind::Fetch => mark("url", &[view.url]),
+        _ => match (file, view.command.as_deref(), view.url) {
+            (None, None, None) => Progress::Never,
+            (f, c, u) => mark("other", &[f, c, u]),
+        },
+    }
 }
 
 fn push_bounded<T>(q: &mut VecDeque<T>, item: T, cap: usize) {

@@ -6,13 +6,15 @@
 //! Events and trajectories are the serde types of
 //! [`tact_types::trajectory`].
 
+mod action;
 mod analysis;
 mod errors;
 mod fingerprint;
 
+pub use action::{ActionKind, CallView, FILE_KEYS, RANGE_KEYS, finds_nothing, is_commit};
 pub use analysis::{
-    AnalysisConfig, CallRecord, Counts, Cycle, DetectedPattern, ErrorRecord, PROGRESS_KEYS,
-    PatternKind, StepRecord, TrajectoryAnalysis,
+    AnalysisConfig, CallRecord, Counts, Cycle, DetectedPattern, ErrorRecord, PatternKind,
+    StepRecord, TrajectoryAnalysis,
 };
 pub use errors::{ERROR_PREFIX_BYTES, error_text, normalize_error};
 pub use fingerprint::{

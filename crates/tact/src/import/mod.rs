@@ -44,12 +44,18 @@ use std::path::Path;
 
 use serde::Deserialize;
 use tact_scoring::{Session, TaskOutcome, Turn, UserPreferences};
-use tact_types::trajectory::Event;
+use tact_types::trajectory::{Event, Mode};
 
 pub use assemble::MAX_OUTPUT_BYTES;
 pub use follow::Follower;
 
 pub(crate) use read::{Line, next_line};
+/// The guidance mode of a session read from an agent's log: interactive,
+/// since the log records where the user spoke, so a classifier's window
+/// (calls since progress, error streaks, cycles, call counts) restarts at
+/// each `user` event. `tact run`, `tact guide` and `tact watch` all replay
+/// a log in this mode.
+pub const LOG_MODE: Mode = Mode::Interactive;
 
 use assemble::Assembler;
 
@@ -479,6 +485,7 @@ impl ImportedLog {
             .or_else(|| file.file_stem().map(|n| n.to_string_lossy().into_owned()))
             .or_else(|| Some(format.to_owned()));
         s.stage = defaults.stage.clone();
+        s.mode = LOG_MODE;
         s.run_id = defaults
             .run
             .clone()

@@ -1,0 +1,296 @@
+//! `tact watch` on agents' own logs: on every sample log it shows the
+//! turns, questions, score and nudges that `tact run` stores and ranks and
+//! `tact guide --follow` prints (all three read the log through
+//! `tact::import`); `--snapshot` pins a Claude Code session's real turn
+//! and question counts; `--latest` opens the newest session of Claude Code
+//! or Codex under a temporary home (their own variables honoured).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use super::{out, tact};
+
+fn repo(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
+}
+
+/// Every sample log of every format folder (relative to the repository).
+fn samples() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut dirs: Vec<_> = std::fs::read_dir(repo("fixtures/logs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let format = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.ends_with(".md") || n.ends_with(".history.md"))
+            .map(|n| format!("fixtures/logs/{format}/{n}"))
+            .collect();
+        files.sort();
+        out.extend(files.into_iter().map(|f| (format.clone(), f)));
+    }
+    out
+}
+
+/// What a frame of `tact watch` says of the session.
+#[derive(Debug, PartialEq)]
+struct Seen {
+    turns: usize,
+    /// Questions low, medium, high.
+    questions: [usize; 3],
+    interaction: f64,
+    /// Nudges: event position and classifier.
+    nudges: Vec<(usize, String)>,
+}
+
+fn number_after<T: std::str::FromStr>(text: &str, label: &str) -> Option<T> {
+    let at = text.find(label)? + label.len();
+    let rest = text[at..].trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '+' | '-')))
+        .unwrap_or(rest.len());
+    rest[..end].parse().ok()
+}
+
+/// Reads the score pane and the guidance pane of a snapshot.
+fn seen(frame: &str) -> Seen {
+    let at = frame.find("questions low").expect("a questions line");
+    let line = frame[at..].lines().next().unwrap_or_default();
+    let questions = ["low ", "medium ", "high "].map(|l| number_after(line, l).unwrap_or(0));
+    let mut nudges = Vec::new();
+    for line in frame.lines() {
+        // The guidance pane's entries: `event N   classifier 0.80 provider`.
+        if let Some(at) = line.find("│event ") {
+            let words: Vec<&str> = line[at + "│event ".len()..].split_whitespace().collect();
+            nudges.push((words[0].parse().unwrap(), words[1].to_owned()));
+        }
+    }
+    let count: usize = number_after(frame, "guidance · ").unwrap_or(0);
+    assert_eq!(count, nudges.len(), "every nudge shown: {frame}");
+    Seen {
+        turns: number_after(frame, " · turn ").unwrap_or(0),
+        questions,
+        interaction: number_after(frame, "│interaction ").unwrap_or(f64::NAN),
+        nudges,
+    }
+}
+
+/// `tact watch --snapshot` on `file`, named relative to this crate (tests
+/// run in its folder), so the status line reads the same on any machine.
+fn snapshot(file: &str, size: &str) -> String {
+    let relative = format!("../../{file}");
+    assert!(Path::new(&relative).is_file(), "run from crates/cli");
+    out(&tact(
+        &["watch", "--snapshot", "--size", size, &relative],
+        None,
+    ))
+}
+
+/// `tact run FILE`: the ranking row's interaction, questions and the
+/// guidance that fired (in order of first fire).
+fn run_row(file: &str, db: &Path) -> (f64, [usize; 3], Vec<String>) {
+    let _ = std::fs::remove_file(db);
+    let o = tact(
+        &[
+            "run",
+            repo(file).to_str().unwrap(),
+            "--db",
+            db.to_str().unwrap(),
+        ],
+        None,
+    );
+    let stdout = out(&o);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let header = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("rank agent"))
+        .expect("a ranking");
+    let words: Vec<&str> = lines[header + 1].split_whitespace().collect();
+    let q: Vec<usize> = words[5].split('/').map(|n| n.parse().unwrap()).collect();
+    assert_eq!(words[6], "-", "no sample states preferences: {stdout}");
+    let guidance = words[7..].join(" ");
+    let guidance = if guidance == "-" {
+        Vec::new()
+    } else {
+        guidance.split(", ").map(str::to_owned).collect()
+    };
+    (words[3].parse().unwrap(), [q[0], q[1], q[2]], guidance)
+}
+
+/// `tact guide --follow --format F --json -`: every nudge's event and classifier.
+fn guide_nudges(format: &str, file: &str) -> Vec<(usize, String)> {
+    let text = std::fs::read_to_string(repo(file)).unwrap();
+    let o = tact(
+        &["guide", "--follow", "--format", format, "--json", "-"],
+        Some(&text),
+    );
+    out(&o)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (
+                v["event"].as_u64().unwrap() as usize,
+                v["classifier"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The turns `tact run` stores for a log (through the same import).
+fn imported_turns(file: &str) -> usize {
+    let path = repo(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let format = tact::import::Format::detect(&path, &text).expect("a known log");
+    tact::import::import_text(format, &text, file)
+        .unwrap()
+        .turns
+        .len()
+}
+
+#[test]
+fn watch_shows_what_run_and_guide_show_on_every_sample_log() {
+    let dir = std::env::temp_dir().join(format!("tact-cli-watch-logs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("run.db");
+    let samples = samples();
+    assert!(samples.len() >= 13, "{samples:?}");
+    for (format, file) in samples {
+        let frame = snapshot(&file, "200x150");
+        let watch = seen(&frame);
+        let (interaction, questions, guidance) = run_row(&file, &db);
+        assert_eq!(watch.turns, imported_turns(&file), "{file}: turns\n{frame}");
+        assert_eq!(watch.questions, questions, "{file}: questions\n{frame}");
+        assert!(
+            (watch.interaction - interaction).abs() < 0.006,
+            "{file}: interaction {} against {interaction}\n{frame}",
+            watch.interaction
+        );
+        let mut first_fired: Vec<String> = Vec::new();
+        for (_, c) in &watch.nudges {
+            if !first_fired.contains(c) {
+                first_fired.push(c.clone());
+            }
+        }
+        assert_eq!(first_fired, guidance, "{file}: guidance\n{frame}");
+        assert_eq!(
+            watch.nudges,
+            guide_nudges(&format, &file),
+            "{file}: nudges\n{frame}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Read by hand, `ask-user-question.jsonl` has 4 turns (the user runs
+/// `/create-beads`, answers the agent's questions, interrupts it, and asks
+/// it to create the beads) and 3 questions to the user, all in one
+/// `AskUserQuestion` call: "Which rig do these beads belong to?", the
+/// concrete proposal in the parenthesis after it ("should I use
+/// 'spotter'?"), and "Which tools should we set up?".
+#[test]
+fn watch_snapshot_of_a_claude_code_session() {
+    let frame = snapshot(
+        "fixtures/logs/claude-code/ask-user-question.jsonl",
+        "120x40",
+    );
+    assert!(!frame.contains('\u{1b}'), "no escape sequence");
+    let s = seen(&frame);
+    assert_eq!(s.turns, 4, "{frame}");
+    assert_eq!(s.questions.iter().sum::<usize>(), 3, "{frame}");
+    assert!(!frame.contains("│prog"), "no progress rows: {frame}");
+    insta::assert_snapshot!(frame);
+}
+
+fn watch_latest(home: &Path, env: &[(&str, &Path)], args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tact"));
+    cmd.args(["watch", "--snapshot", "--size", "160x24"])
+        .args(args)
+        .env("HOME", home)
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("CODEX_HOME");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+fn put(path: &Path, from: &str, age_secs: u64) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::copy(repo(from), path).unwrap();
+    let t = std::time::SystemTime::now() - std::time::Duration::from_secs(age_secs);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+#[test]
+fn watch_latest_opens_the_newest_session_under_a_temporary_home() {
+    let home = std::env::temp_dir().join(format!("tact-cli-latest-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    let claude = "fixtures/logs/claude-code/rejected-tool-calls.jsonl";
+    let codex = "fixtures/logs/codex/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl";
+    let old_claude = home.join(".claude/projects/-home-u-a/old.jsonl");
+    let new_claude = home.join(".claude/projects/-home-u-b/new.jsonl");
+    let rollout = home.join(".codex/sessions/2026/05/11/rollout-x.jsonl");
+    put(&old_claude, claude, 300);
+    put(&new_claude, claude, 200);
+    put(&rollout, codex, 100);
+    // An empty newer file is no session.
+    put(
+        &home.join(".claude/projects/-home-u-b/empty.jsonl"),
+        claude,
+        10,
+    );
+    std::fs::write(home.join(".claude/projects/-home-u-b/empty.jsonl"), "").unwrap();
+
+    let shown = |o: &Output| {
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    // The newest of all is Codex's rollout, read as Codex.
+    let all = shown(&watch_latest(&home, &[], &["--latest"]));
+    assert!(all.contains("rollout-x.jsonl"), "{all}");
+    assert!(
+        all.contains("Bash") || all.contains("exec_command"),
+        "{all}"
+    );
+    let c = shown(&watch_latest(&home, &[], &["--latest", "claude-code"]));
+    assert!(
+        c.contains("new.jsonl") && c.contains("mix phx.server"),
+        "{c}"
+    );
+    let x = shown(&watch_latest(&home, &[], &["--latest", "codex"]));
+    assert!(x.contains("rollout-x.jsonl"), "{x}");
+
+    // Their own variables point elsewhere.
+    let other = home.join("elsewhere");
+    let moved = other.join("claude/projects/p/moved.jsonl");
+    put(&moved, claude, 400);
+    let c = shown(&watch_latest(
+        &home,
+        &[("CLAUDE_CONFIG_DIR", &other.join("claude"))],
+        &["--latest", "claude-code"],
+    ));
+    assert!(c.contains("moved.jsonl"), "{c}");
+    let none = watch_latest(
+        &home,
+        &[("CODEX_HOME", &other.join("codex"))],
+        &["--latest", "codex"],
+    );
+    assert!(!none.status.success());
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert!(err.contains("no session log found in"), "{err}");
+    let bad = watch_latest(&home, &[], &["--latest", "aider"]);
+    assert!(!bad.status.success());
+    let _ = std::fs::remove_dir_all(&home);
+}

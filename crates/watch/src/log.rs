@@ -1,0 +1,273 @@
+//! Agents' own logs (Claude Code, Codex, OpenHands, SWE-agent, Aider and
+//! whatever else `tact::import` reads) turned into the [`Step`]s the view
+//! ingests, through the one import path `tact run` and `tact guide` use:
+//! a whole file through [`import_text`] and the session `tact run` scores
+//! ([`log_steps`]), a growing one through the [`Follower`] that `tact guide
+//! --follow` uses, its events grouped into turns ([`TurnSteps`]) so the view
+//! counts turns, questions and the score as `tact run` does.
+
+use std::path::Path;
+
+use tact::import::{Follower, Format, ImportDefaults, ImportError, LOG_MODE, import_text};
+use tact::scoring::{Session, TaskOutcome};
+use tact::types::{Event, PendingCall};
+
+use crate::read::{Record, Step, steps};
+
+/// The format of the log at `path` by its start (`head`, a few KB), as
+/// `tact run` and `tact guide` detect it; `None` for tact's own formats.
+pub fn detect(path: &Path, head: &str) -> Option<Format> {
+    Format::detect(path, head)
+}
+
+/// The defaults a log's sidecar (`LOG.tact.toml`) gives, as `tact run`
+/// reads them (none when there is no sidecar or it does not parse; the
+/// problem is logged).
+pub fn sidecar(path: &Path) -> ImportDefaults {
+    match ImportDefaults::sidecar_of(path) {
+        Ok(d) => d.unwrap_or_default(),
+        Err(e) => {
+            tracing::warn!(error = %e, "sidecar not read");
+            ImportDefaults::default()
+        }
+    }
+}
+
+/// The header of a followed log's session, before its records say more:
+/// the agent (the sidecar's, else the format's name), the preferences of
+/// the sidecar, the file's name as spec, and [`LOG_MODE`].
+pub fn header(format: Format, path: &Path, defaults: &ImportDefaults) -> Session {
+    let agent = defaults
+        .agent
+        .clone()
+        .unwrap_or_else(|| format.name().to_owned());
+    let outcome = defaults
+        .outcome
+        .unwrap_or(TaskOutcome::Score { value: 0.0 });
+    let mut s = Session::new(agent, outcome);
+    s.mode = LOG_MODE;
+    s.spec_id = defaults
+        .spec
+        .clone()
+        .or_else(|| path.file_stem().map(|n| n.to_string_lossy().into_owned()));
+    s.stage = defaults.stage.clone();
+    if let Some(p) = &defaults.preferences {
+        s.preferences = p.clone();
+    }
+    s
+}
+
+/// The steps of a whole log: the session `tact run` scores and replays
+/// (its header, then each turn's prompt, events and response), or the
+/// error that stops `tact run` on it.
+pub fn log_steps(
+    format: Format,
+    text: &str,
+    path: &Path,
+    defaults: &ImportDefaults,
+) -> Result<Vec<Step>, ImportError> {
+    let log = import_text(format, text, &path.display().to_string())?;
+    let session = log.session(path, defaults);
+    let mut out = Vec::new();
+    steps(Record::Session(Box::new(session)), &mut out);
+    Ok(out)
+}
+
+/// A live log's events, as a [`Follower`] returns them, grouped into the
+/// turns of the session model: a `user` event opens a turn, the agent's
+/// last message before the next `user` event (or the end) is the turn's
+/// response, every other event (intermediate messages, tool calls, each
+/// proposed before it is observed, condensations) belongs to the turn.
+/// An agent message is held until the next event says which it is.
+#[derive(Debug, Default)]
+pub struct TurnSteps {
+    /// The agent message not yet known to be the response.
+    held: Option<String>,
+    /// Whether a turn is open.
+    open: bool,
+}
+
+impl TurnSteps {
+    /// A grouping with no turn open.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends the steps of `events` (in the order the follower gave them).
+    pub fn push(&mut self, events: Vec<Event>, out: &mut Vec<Step>) {
+        for event in events {
+            self.event(event, out);
+        }
+    }
+
+    fn open_turn(&mut self, out: &mut Vec<Step>) {
+        if !self.open {
+            self.open = true;
+            out.push(Step::Turn {
+                prompt: String::new(),
+            });
+        }
+    }
+
+    fn close_turn(&mut self, out: &mut Vec<Step>) {
+        if self.open {
+            out.push(Step::Respond {
+                response: self.held.take().unwrap_or_default(),
+                questions: None,
+            });
+        }
+        self.open = false;
+    }
+
+    fn event(&mut self, event: Event, out: &mut Vec<Step>) {
+        match event {
+            Event::User { text } => {
+                self.close_turn(out);
+                self.open = true;
+                out.push(Step::Turn { prompt: text });
+            }
+            Event::Assistant { text } => {
+                self.open_turn(out);
+                if let Some(earlier) = self.held.replace(text) {
+                    out.push(Step::TurnEvent(Event::assistant(earlier)));
+                }
+            }
+            other => {
+                self.open_turn(out);
+                if let Some(text) = self.held.take() {
+                    out.push(Step::TurnEvent(Event::assistant(text)));
+                }
+                if let Event::Tool(call) = &other {
+                    out.push(Step::Propose(vec![PendingCall::new(
+                        call.name.clone(),
+                        call.params.clone(),
+                    )]));
+                }
+                out.push(Step::TurnEvent(other));
+            }
+        }
+    }
+
+    /// The end of the log: the open turn closes with the message held.
+    pub fn finish(&mut self, out: &mut Vec<Step>) {
+        self.close_turn(out);
+    }
+}
+
+/// Follows a log of one format: bytes in, steps and warnings out.
+#[derive(Debug)]
+pub struct LogFollower {
+    follower: Follower,
+    turns: TurnSteps,
+}
+
+impl LogFollower {
+    /// A follower of a log of `format`; `source` names it in warnings.
+    pub fn new(format: Format, source: &str) -> Self {
+        Self {
+            follower: Follower::new(format, source),
+            turns: TurnSteps::new(),
+        }
+    }
+
+    /// The format followed.
+    pub fn format(&self) -> Format {
+        self.follower.format()
+    }
+
+    /// The bytes that arrived: the steps they complete go to `out`, the
+    /// problems of the lines they end come back (each naming its line).
+    pub fn push(&mut self, bytes: &[u8], out: &mut Vec<Step>) -> Vec<String> {
+        let (events, errors) = self.follower.push(bytes);
+        self.turns.push(events, out);
+        errors.iter().map(ToString::to_string).collect()
+    }
+
+    /// A one-document log rewritten whole: the steps of its new events.
+    pub fn replace_document(&mut self, bytes: &[u8], out: &mut Vec<Step>) {
+        let events = self.follower.replace_document(bytes);
+        self.turns.push(events, out);
+    }
+
+    /// The end of the log: the last line, the held message, the open turn.
+    pub fn finish(&mut self, out: &mut Vec<Step>) -> Vec<String> {
+        let (events, errors) = self.follower.finish();
+        self.turns.push(events, out);
+        self.turns.finish(out);
+        errors.iter().map(ToString::to_string).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tact::types::ToolCall;
+
+    fn kinds(steps: &[Step]) -> Vec<&'static str> {
+        steps
+            .iter()
+            .map(|s| match s {
+                Step::Turn { .. } => "turn",
+                Step::TurnEvent(Event::Assistant { .. }) => "said",
+                Step::TurnEvent(Event::Tool(_)) => "tool",
+                Step::TurnEvent(_) => "event",
+                Step::Propose(_) => "propose",
+                Step::Respond { .. } => "respond",
+                _ => "other",
+            })
+            .collect()
+    }
+
+    #[test]
+    fn messages_before_a_call_are_intermediate_and_the_last_one_responds() {
+        let mut t = TurnSteps::new();
+        let mut out = Vec::new();
+        t.push(
+            vec![
+                Event::assistant("Hello first."),
+                Event::user("fix it"),
+                Event::assistant("Looking."),
+                Event::tool(ToolCall::new("Read")),
+                Event::assistant("Which file?"),
+                Event::user("a.rs"),
+            ],
+            &mut out,
+        );
+        t.finish(&mut out);
+        assert_eq!(
+            kinds(&out),
+            [
+                "turn", "respond", "turn", "said", "propose", "tool", "respond", "turn", "respond"
+            ]
+        );
+        let responses: Vec<&str> = out
+            .iter()
+            .filter_map(|s| match s {
+                Step::Respond { response, .. } => Some(response.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(responses, ["Hello first.", "Which file?", ""]);
+    }
+
+    #[test]
+    fn a_followed_claude_log_gives_the_turns_of_the_imported_session() {
+        let log = concat!(
+            r#"{"type":"user","sessionId":"s","message":{"role":"user","content":"Add a cache."}}"#,
+            "\n",
+            r#"{"type":"assistant","sessionId":"s","message":{"id":"m1","content":[{"type":"text","text":"Redis or in-process?"}]}}"#,
+            "\n",
+            r#"{"type":"user","sessionId":"s","message":{"role":"user","content":"In-process."}}"#,
+            "\n",
+        );
+        let path = Path::new("t.jsonl");
+        let whole = log_steps(Format::ClaudeCode, log, path, &ImportDefaults::default()).unwrap();
+        let mut f = LogFollower::new(Format::ClaudeCode, "t.jsonl");
+        let mut live = Vec::new();
+        assert!(f.push(log.as_bytes(), &mut live).is_empty());
+        assert!(f.finish(&mut live).is_empty());
+        // The whole log starts with its header; the rest is the same.
+        assert!(matches!(&whole[0], Step::Begin(s) if s.mode == LOG_MODE));
+        assert_eq!(&whole[1..], &live[..]);
+    }
+}
