@@ -44,6 +44,8 @@
 
 mod error;
 mod families;
+#[cfg(test)]
+mod glued;
 mod scanner;
 
 pub use error::Error;
