@@ -40,11 +40,12 @@ mod record;
 mod report;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tact_consensus::{Ballot, Consensus, PppConfig};
+use tact_core::input::{Line, next_line};
 use tact_scoring::{
     Judge, LocatedSession, Profile, Scorer, Session, SessionFormat, UserPreferences,
     parse_session_at, parse_sessions,
@@ -793,11 +794,13 @@ impl Job {
                 session.preferences = p.clone();
             }
         }
-        // A response beyond the limit is analysed up to it.
+        // A response beyond the limit is analysed up to it, redacted
+        // whole first: a credential the cut would halve is not kept in part.
         let max_message = self.limits.max_message_bytes;
         for (turn, t) in session.turns.iter_mut().enumerate() {
             if t.response.len() > max_message {
                 let bytes = t.response.len();
+                redact_whole(&mut t.response);
                 let mut kept = max_message;
                 while !t.response.is_char_boundary(kept) {
                     kept -= 1;
@@ -945,66 +948,34 @@ impl Job {
     }
 }
 
-/// What [`next_line`] read.
-enum Line {
-    /// A line (without its `\n`), in the buffer.
-    Read,
-    /// A line longer than the limit, skipped to its end: at least this
-    /// many bytes.
-    TooLong(u64),
-    /// The end of the file.
-    End,
-}
-
-/// Reads the next line of `reader` into `buf` (without its `\n` or
-/// `\r\n`), holding at most `limit` bytes of it: a longer line is read
-/// past (its bytes counted) and reported as [`Line::TooLong`].
-fn next_line(reader: &mut impl BufRead, buf: &mut Vec<u8>, limit: usize) -> std::io::Result<Line> {
-    let mut total = 0u64;
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            break;
-        }
-        any = true;
-        let (take, done) = match memchr::memchr(b'\n', chunk) {
-            Some(at) => (at, true),
-            None => (chunk.len(), false),
-        };
-        total += take as u64;
-        if !too_long && buf.len() + take > limit {
-            too_long = true;
-            *buf = Vec::new();
-        }
-        if !too_long {
-            buf.extend_from_slice(&chunk[..take]);
-        }
-        reader.consume(if done { take + 1 } else { take });
-        if done {
-            break;
-        }
+/// `text` with every credential the scanner knows redacted, on the whole
+/// text (before any cut); all of it when the scanner is unavailable.
+fn redact_whole(text: &mut String) {
+    match tact_secrets::CredentialScanner::default().redact_text(text) {
+        Ok(std::borrow::Cow::Borrowed(_)) => {}
+        Ok(std::borrow::Cow::Owned(clean)) => *text = clean,
+        Err(_) => *text = tact_secrets::REDACTED.to_owned(),
     }
-    if !any {
-        return Ok(Line::End);
-    }
-    if too_long {
-        return Ok(Line::TooLong(total));
-    }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    Ok(Line::Read)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credential_cut_by_limit_is_redacted() {
+        // A token straddling the cut: 20 of its 40 characters before it.
+        let token = format!("ghp_{}", "Ab1".repeat(12));
+        let mut text = format!("{}{token} rest", "x".repeat(100 - 20));
+        redact_whole(&mut text);
+        assert!(!text.contains("ghp_"), "{text}");
+        let mut kept = 100;
+        while !text.is_char_boundary(kept) {
+            kept -= 1;
+        }
+        text.truncate(kept);
+        assert!(!text.contains("Ab1Ab1"), "{text}");
+    }
 
     #[test]
     fn a_job_needs_a_store_and_a_known_stage() {
