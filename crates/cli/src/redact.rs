@@ -113,6 +113,21 @@ mod tests {
         assert_eq!(text, "agent a\\u001b[2J\n");
     }
 
+    proptest::proptest! {
+        /// Whatever is written, what comes out has no control character
+        /// but line feed and tab.
+        #[test]
+        fn escape_in_any_output_is_escaped(text in "\\PC*|[\\x00-\\x{a0}a]*") {
+            let mut out = Redacting::new(Vec::new());
+            out.write_all(text.as_bytes()).unwrap();
+            out.flush().unwrap();
+            let written = String::from_utf8(out.inner.clone()).unwrap();
+            proptest::prop_assert!(!written.chars().any(tact_types::excerpt::is_escaped_control));
+            let e = shown(&text);
+            proptest::prop_assert!(!e.chars().any(tact_types::excerpt::is_escaped_control));
+        }
+    }
+
     #[test]
     fn error_quoting_token_is_redacted_before_the_cut() {
         let token = format!("ghp_{}", "aB3".repeat(12));
