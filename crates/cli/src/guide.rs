@@ -54,6 +54,9 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         let mut err = crate::redact::Redacting::new(std::io::stderr());
         let summary = match (&args.file, args.format) {
             (_, Some(format)) if stdin_path => {
+                // A line with no end is cut at the limit, not held whole.
+                let limit = log_line_limit(format);
+                let stdin = crate::bounded::LineLimit::new(stdin, "stdin", limit);
                 follow_log(stdin, format, "stdin", args.mode, args.json, out, &mut err)?
             }
             (Some(path), format) if !stdin_path => {
@@ -84,6 +87,17 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
     {
         Some(format) => run_guide_log(&source, &text, format, args.mode, args.json, out),
         None => run_guide(&source, &text, args.json, out),
+    }
+}
+
+/// The longest line of an agent's log read on stdin: a line of a
+/// line-based log is cut at `MAX_LINE_BYTES`, a one-document log (read
+/// whole) at `MAX_TEXT_BYTES`.
+fn log_line_limit(format: tact::import::Format) -> u64 {
+    if format.is_line_based() {
+        tact_core::input::MAX_LINE_BYTES as u64
+    } else {
+        tact_core::input::MAX_TEXT_BYTES
     }
 }
 

@@ -5,6 +5,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod batch;
+mod bounded;
 mod effort;
 mod granularity;
 mod guide;

@@ -217,6 +217,17 @@ fn huge_line_is_skipped() {
         "{err}"
     );
     assert!(text(&o.stdout).contains("error_streak"), "{o:?}");
+    // An agent's log on stdin: the line is cut at the limit, not held.
+    let record = r#"{"type":"user","message":{"role":"user","content":"go"}}"#;
+    let input = huge_input(record, record);
+    let args = ["guide", "--follow", "--format", "claude-code", "-"];
+    let o = tact_in(&dir, &args, input, limit);
+    let err = text(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("warning: stdin:2: a line of 68157440 bytes"),
+        "{err}"
+    );
 }
 
 #[test]
