@@ -83,34 +83,26 @@ pub(super) fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Resu
     Ok(files)
 }
 
+/// The lowercase extension of `p` (empty without one).
+fn extension(p: &Path) -> String {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default()
+}
+
 /// Whether a path is named like a file that may hold sessions: `.json`,
 /// `.jsonl`, `.traj` or `.md` (what its content is, is not looked at).
 fn named_like_session(p: &Path) -> bool {
-    let ext = p
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
-    SessionFormat::of(p).is_some() || matches!(ext.as_str(), "traj" | "md")
+    SessionFormat::of(p).is_some() || matches!(extension(p).as_str(), "traj" | "md")
 }
 
 /// Whether a regular file found in a folder may hold sessions: a `.json`,
 /// `.jsonl` or `.traj` file, or a `.md` file that starts as an Aider chat
 /// history (any other Markdown, a README say, is passed over silently).
 fn is_candidate(p: &Path) -> bool {
-    if SessionFormat::of(p).is_some() {
-        return true;
-    }
-    let ext = p
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
-    match ext.as_str() {
-        "traj" => true,
-        "md" => Format::detect(p, &head(p)) == Some(Format::Aider),
-        _ => false,
-    }
+    named_like_session(p)
+        && (extension(p) != "md" || Format::detect(p, &head(p)) == Some(Format::Aider))
 }
 
 /// The first 64 KB of a file as text (a UTF-8 sequence cut at the end
