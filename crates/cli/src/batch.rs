@@ -74,10 +74,16 @@ where
     C::Input: Sync,
     C::Decision: Send,
 {
-    /// Classifies every line of the file at `path` (see [`Render::run`]).
+    /// Classifies every line of the file at `path`, or of stdin for `-`
+    /// (see [`Render::run`]): a regular file, a FIFO or a device being
+    /// refused by its type (`tact_core::input`).
     pub fn run_file(&self, c: &C, path: &Path, json: bool, out: &mut impl Write) -> Result<()> {
-        let file =
-            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        if path.as_os_str() == "-" {
+            let stdin = std::io::stdin();
+            return self.run(c, stdin.lock(), "stdin", json, out);
+        }
+        let file = tact_core::input::open(path)
+            .map_err(|e| anyhow::anyhow!("{e} (give - to read stdin)"))?;
         let source = path.display().to_string();
         self.run(c, std::io::BufReader::new(file), &source, json, out)
     }
@@ -96,8 +102,27 @@ where
         out: &mut impl Write,
     ) -> Result<()> {
         let mut batch = Vec::with_capacity(self.parallel);
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.with_context(|| format!("{source}:{}: cannot read", i + 1))?;
+        let mut reader = reader;
+        let mut bytes = Vec::new();
+        let limit = tact_core::input::MAX_LINE_BYTES;
+        for i in 0.. {
+            bytes.clear();
+            let read = tact_core::input::next_line(&mut reader, &mut bytes, limit)
+                .with_context(|| format!("{source}:{}: cannot read", i + 1))?;
+            match read {
+                tact_core::input::Line::End => break,
+                // Said with its line and skipped; the lines after it are read.
+                tact_core::input::Line::TooLong(len) => {
+                    crate::redact::warn(&format!(
+                        "{source}:{}: a line of {len} bytes, over the limit of {limit} (skipped)",
+                        i + 1
+                    ));
+                    continue;
+                }
+                tact_core::input::Line::Read => {}
+            }
+            let line = std::str::from_utf8(&bytes)
+                .with_context(|| format!("{source}:{}: invalid UTF-8", i + 1))?;
             let trimmed = line.trim();
             if trimmed.is_empty() {
                 continue;

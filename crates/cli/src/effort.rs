@@ -21,7 +21,8 @@ pub struct EffortArgs {
     #[arg(long)]
     pub context: Option<String>,
     /// Classify every line of FILE: plain text (one question per line) or
-    /// JSONL objects with `text` and optional `context` and `id`.
+    /// JSONL objects with `text` and optional `context` and `id`; `-` reads stdin. A line over 64 MiB is
+    /// skipped with a warning naming it.
     #[arg(long, conflicts_with = "question")]
     pub file: Option<PathBuf>,
     /// Strategy and output format.
@@ -112,10 +113,10 @@ pub fn run_questions(
     out: &mut impl Write,
 ) -> Result<()> {
     let c = classifier(args.strategy.as_deref(), llm)?;
-    let mut message = String::new();
-    input
-        .read_to_string(&mut message)
-        .context("cannot read the message from stdin")?;
+    let bytes =
+        tact_core::input::read_bounded(&mut input, "stdin", tact_core::input::MAX_TEXT_BYTES)
+            .context("cannot read the message from stdin")?;
+    let message = tact_core::dataset::decode_text("stdin", bytes)?;
     // Questions are shown as found: a credential (even one the split
     // would cut in pieces) never is.
     let message = crate::redact::text(&message);

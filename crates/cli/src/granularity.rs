@@ -18,7 +18,8 @@ pub struct GranularityArgs {
     /// The query to classify (omit with --file).
     pub query: Option<String>,
     /// Classify every line of FILE: plain text (one query per line) or
-    /// JSONL objects with `text` and optional `id`.
+    /// JSONL objects with `text` and optional `id`; `-` reads stdin. A line over 64 MiB is
+    /// skipped with a warning naming it.
     #[arg(long, conflicts_with = "query")]
     pub file: Option<PathBuf>,
     /// Strategy and output format.

@@ -55,25 +55,19 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
     let stream_mode = args.mode.unwrap_or(Mode::Headless);
     let stdin_path = args.file.as_deref().is_none_or(|p| p.as_os_str() == "-");
     if args.follow {
+        // Warnings quote the input: redacted and escaped like any output.
+        let mut err = crate::redact::Redacting::new(std::io::stderr());
         let summary = match (&args.file, args.format) {
-            (_, Some(format)) if stdin_path => follow_log(
-                stdin,
-                format,
-                "stdin",
-                log_mode,
-                args.json,
-                out,
-                &mut std::io::stderr(),
-            )?,
-            (Some(path), format) if !stdin_path => follow_file(
-                path,
-                format,
-                args.mode,
-                args.json,
-                out,
-                &mut std::io::stderr(),
-            )?,
-            _ => follow(stdin, stream_mode, args.json, out, &mut std::io::stderr())?,
+            (_, Some(format)) if stdin_path => {
+                // A line with no end is cut at the limit, not held whole.
+                let limit = log_line_limit(format);
+                let stdin = crate::bounded::LineLimit::new(stdin, "stdin", limit);
+                follow_log(stdin, format, "stdin", log_mode, args.json, out, &mut err)?
+            }
+            (Some(path), format) if !stdin_path => {
+                follow_file(path, format, args.mode, args.json, out, &mut err)?
+            }
+            _ => follow(stdin, stream_mode, args.json, out, &mut err)?,
         };
         tracing::info!(?summary, "guide --follow finished");
         return Ok(());
@@ -82,8 +76,8 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         bail!("give a trajectory FILE (or - for stdin), or --follow");
     };
     if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        stdin.read_to_end(&mut bytes).context("cannot read stdin")?;
+        let limit = tact_core::input::MAX_TEXT_BYTES;
+        let bytes = tact_core::input::read_bounded(&mut stdin, "stdin", limit)?;
         let text = tact_core::dataset::decode_text("stdin", bytes)?;
         if let Some(format) = args.format {
             return run_guide_log("stdin", &text, format, log_mode, args.json, out);
@@ -148,6 +142,17 @@ fn ensure_native(source: &str, text: &str) -> Result<()> {
         return Err(tact::import::not_a_known_log(source).into());
     }
     Ok(())
+}
+
+/// The longest line of an agent's log read on stdin: a line of a
+/// line-based log is cut at `MAX_LINE_BYTES`, a one-document log (read
+/// whole) at `MAX_TEXT_BYTES`.
+fn log_line_limit(format: tact::import::Format) -> u64 {
+    if format.is_line_based() {
+        tact_core::input::MAX_LINE_BYTES as u64
+    } else {
+        tact_core::input::MAX_TEXT_BYTES
+    }
 }
 
 /// `tact guide FILE` on an agent's log: the log imported, its events (each
@@ -301,8 +306,7 @@ pub fn follow_file(
 ) -> Result<FollowSummary> {
     use std::io::{Read, Seek, SeekFrom};
     let source = path.display().to_string();
-    let open = || std::fs::File::open(path).with_context(|| format!("cannot read {source}"));
-    let mut file = open()?;
+    let mut file = tact_core::input::open(path)?;
     let format = match format {
         Some(f) => Some(f),
         None => {
@@ -342,7 +346,8 @@ pub fn follow_file(
             let len = std::fs::metadata(path).map(|m| m.len()).ok();
             if len != seen_len {
                 seen_len = len;
-                let bytes = std::fs::read(path).with_context(|| format!("cannot read {source}"))?;
+                let limit = tact_core::input::MAX_TEXT_BYTES;
+                let bytes = tact_core::input::read_file(path, limit)?;
                 let events = follower.replace_document(&bytes);
                 observe_all(&mut guide, events, &mut summary, json, out)?;
             }
@@ -700,13 +705,23 @@ pub fn follow(
     let mut guide = Guide::new(mode);
     let mut summary = FollowSummary::default();
     let mut bytes = Vec::new();
+    let limit = tact_core::input::MAX_LINE_BYTES;
     for n in 1.. {
         bytes.clear();
-        let read = reader
-            .read_until(b'\n', &mut bytes)
+        let read = tact_core::input::next_line(&mut reader, &mut bytes, limit)
             .with_context(|| format!("stdin:{n}: cannot read"))?;
-        if read == 0 {
-            break;
+        match read {
+            tact_core::input::Line::End => break,
+            tact_core::input::Line::TooLong(len) => {
+                summary.skipped += 1;
+                writeln!(
+                    err,
+                    "warning: stdin:{n}: a line of {len} bytes, over the limit of {limit} (skipped)"
+                )?;
+                err.flush()?;
+                continue;
+            }
+            tact_core::input::Line::Read => {}
         }
         match follow_line(&mut guide, &mut summary, &bytes) {
             Ok(nudges) => {

@@ -5,6 +5,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod batch;
+mod bounded;
 mod effort;
 mod granularity;
 mod guide;
@@ -136,11 +137,10 @@ fn main() -> ExitCode {
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = out.flush();
-            // A parser may quote a huge input: an excerpt of the message,
-            // and no credential the scanner knows.
-            let full = chain(&e);
-            let message = tact_types::excerpt::excerpt(&full);
-            eprintln!("{}", redact::text(&format!("error: {message}")));
+            // A parser may quote a huge input: no credential the scanner
+            // knows (redacted before the excerpt's cut), an excerpt of the
+            // message, no raw control character.
+            eprintln!("{}", redact::shown(&format!("error: {}", chain(&e))));
             ExitCode::from(2)
         }
     }

@@ -64,11 +64,10 @@ pub fn run(args: &PrefsArgs, mut input: impl Read, out: &mut impl Write) -> Resu
     let text = match &args.text {
         Some(t) => t.clone(),
         None => {
-            let mut t = String::new();
-            input
-                .read_to_string(&mut t)
+            let limit = tact_core::input::MAX_TEXT_BYTES;
+            let bytes = tact_core::input::read_bounded(&mut input, "stdin", limit)
                 .context("cannot read the message from stdin")?;
-            t
+            tact_core::dataset::decode_text("stdin", bytes)?
         }
     };
     // Spans of the message are shown: never a credential.

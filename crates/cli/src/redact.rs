@@ -1,7 +1,12 @@
-//! No output of tact carries a credential its scanner recognises: every
-//! byte tact writes to stdout or stderr (reports, JSON, nudges, errors,
-//! `tracing` events) goes through [`Redacting`], which replaces each
-//! credential with `[REDACTED]` (see `tact-secrets`).
+//! The CLI's output layer. No output of tact carries a credential its
+//! scanner recognises, nor a raw control character from its input: every
+//! byte tact writes to stdout or stderr (reports, JSON, nudges, warnings,
+//! errors, `tracing` events) goes through [`Redacting`] (or [`shown`] for
+//! the last error), which replaces each credential with `[REDACTED]` (see
+//! `tact-secrets`) and writes each control character but line feed and tab
+//! as a JSON escape (`\u001b` for ESC; see
+//! [`tact_types::excerpt::escape_controls`]): shown, never obeyed by the
+//! terminal, and in `--json` output the same character to a JSON reader.
 
 use std::io::{self, Write};
 
@@ -14,6 +19,22 @@ pub fn text(text: &str) -> String {
         Ok(clean) => clean.into_owned(),
         Err(_) => REDACTED.to_owned(),
     }
+}
+
+/// `text` as tact shows it: redacted on the whole text (before any cut),
+/// then cut to an excerpt (see [`tact_types::excerpt::excerpt`]), its
+/// control characters escaped.
+pub fn shown(text: &str) -> String {
+    let clean = self::text(text);
+    let short = tact_types::excerpt::excerpt(&clean);
+    tact_types::excerpt::escape_controls(&short).into_owned()
+}
+
+/// Writes `warning: MESSAGE` on stderr, redacted and escaped.
+pub fn warn(message: &str) {
+    let mut err = Redacting::new(io::stderr().lock());
+    let _ = writeln!(err, "warning: {message}");
+    let _ = err.flush();
 }
 
 /// A writer that holds what is written until `flush` (or drop), then
@@ -40,7 +61,8 @@ impl<W: Write> Redacting<W> {
         }
         let clean = text(&String::from_utf8_lossy(&self.buf));
         self.buf.clear();
-        self.inner.write_all(clean.as_bytes())
+        let safe = tact_types::excerpt::escape_controls(&clean);
+        self.inner.write_all(safe.as_bytes())
     }
 }
 
@@ -75,5 +97,46 @@ mod tests {
         out.flush().unwrap();
         let shown = String::from_utf8(out.inner.clone()).unwrap();
         assert_eq!(shown, "key [REDACTED] done\n");
+    }
+
+    #[test]
+    fn escape_in_output_is_escaped_and_json_stays_json() {
+        let mut out = Redacting::new(Vec::new());
+        let v = serde_json::json!({"agent": "a\u{1b}]0;t\u{7}\u{9b}2J"});
+        writeln!(out, "{v}\tagent a\u{1b}[2J").unwrap();
+        out.flush().unwrap();
+        let shown = String::from_utf8(out.inner.clone()).unwrap();
+        assert!(!shown.chars().any(tact_types::excerpt::is_escaped_control));
+        let (json, text) = shown.split_once('\t').unwrap();
+        let back: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(back, v);
+        assert_eq!(text, "agent a\\u001b[2J\n");
+    }
+
+    proptest::proptest! {
+        /// Whatever is written, what comes out has no control character
+        /// but line feed and tab.
+        #[test]
+        fn escape_in_any_output_is_escaped(text in "\\PC*|[\\x00-\\x{a0}a]*") {
+            let mut out = Redacting::new(Vec::new());
+            out.write_all(text.as_bytes()).unwrap();
+            out.flush().unwrap();
+            let written = String::from_utf8(out.inner.clone()).unwrap();
+            proptest::prop_assert!(!written.chars().any(tact_types::excerpt::is_escaped_control));
+            let e = shown(&text);
+            proptest::prop_assert!(!e.chars().any(tact_types::excerpt::is_escaped_control));
+        }
+    }
+
+    #[test]
+    fn error_quoting_token_is_redacted_before_the_cut() {
+        let token = format!("ghp_{}", "aB3".repeat(12));
+        // The token straddles the excerpt's cut of a long line.
+        let long = format!(
+            "{}{token}",
+            "x".repeat(tact_types::excerpt::MAX_LINE_CHARS - 10)
+        );
+        let e = shown(&format!("unknown variant `{token}`\n{long}"));
+        assert!(!e.contains("ghp_") && !e.contains("aB3aB3"), "{e}");
     }
 }

@@ -302,9 +302,15 @@ fn write_html(t: &Telemetry, dir: &Path) -> Result<PathBuf> {
         "<h2>Tables</h2>\n<pre>{}</pre>\n</body></html>\n",
         escape(&render_text(t))
     );
+    // Names from the store are input: no raw control character in the page.
+    let html = tact_types::excerpt::escape_controls(&html).into_owned();
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let path = dir.join("report.html");
     let tmp = dir.join(".report.html.tmp");
+    // A FIFO left at the temporary name would block the write: it goes.
+    if std::fs::symlink_metadata(&tmp).is_ok_and(|m| !m.is_file()) {
+        std::fs::remove_file(&tmp).with_context(|| format!("cannot replace {}", tmp.display()))?;
+    }
     std::fs::write(&tmp, html).with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, &path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(path)

@@ -20,7 +20,8 @@ pub struct RouteArgs {
     #[arg(long, conflicts_with = "file")]
     pub history: Option<PathBuf>,
     /// Route every line of FILE: plain text (one message per line) or
-    /// JSONL objects with `text` and optional `history` and `id`.
+    /// JSONL objects with `text` and optional `history` and `id`; `-` reads stdin. A line over 64 MiB is
+    /// skipped with a warning naming it.
     #[arg(long, conflicts_with = "message")]
     pub file: Option<PathBuf>,
     /// Strategy and output format.

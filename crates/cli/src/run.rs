@@ -114,7 +114,10 @@ pub fn run(
         if p.file_number != file {
             file = p.file_number;
             if let Some(path) = p.file {
-                pb.set_message(format!("(file {} of {}) {}", file, p.files, path.display()));
+                // A file's name is input too: its control characters escaped.
+                let name = path.display().to_string();
+                let name = tact_types::excerpt::escape_controls(&name);
+                pb.set_message(format!("(file {} of {}) {name}", file, p.files));
             }
         }
         pb.set_length(u64::try_from(p.total).unwrap_or(u64::MAX));

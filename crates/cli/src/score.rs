@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use tact::consensus::{Consensus, PppConfig};
 use tact::scoring::{Profile, Scope, Scorer, Session, SessionScore, Severity};
 
@@ -158,8 +158,7 @@ pub fn run_score(args: &ScoreArgs, out: &mut impl Write) -> Result<()> {
 pub fn run_consensus(args: &ConsensusArgs, out: &mut impl Write) -> Result<()> {
     let config = match &args.config {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let text = tact_core::dataset::read_text(path)?;
             PppConfig::from_toml(&text, Some(&path.display().to_string()))?
         }
         None => PppConfig::default(),

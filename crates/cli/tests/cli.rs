@@ -11,6 +11,9 @@ mod config_docs;
 #[path = "cli/run.rs"]
 mod run;
 
+#[path = "cli/harden.rs"]
+mod harden;
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 

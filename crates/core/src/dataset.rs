@@ -59,14 +59,14 @@ pub fn read_jsonl<T: DeserializeOwned>(path: &Path) -> Result<Vec<Line<T>>, Erro
     parse_jsonl(&path.display().to_string(), &text)
 }
 
-/// Reads a text file whole. Bytes that are not UTF-8 are an
+/// Reads a text file whole: a regular file of at most
+/// [`MAX_TEXT_BYTES`](crate::input::MAX_TEXT_BYTES) (a FIFO or a device is
+/// [`Error::NotRegular`], a larger file [`Error::TooLarge`], see
+/// [`input`](crate::input)). Bytes that are not UTF-8 are an
 /// [`Error::Dataset`] naming the file and the line that holds them
 /// (`FILE:LINE: invalid UTF-8`), where the standard library names nothing.
 pub fn read_text(path: &Path) -> Result<String, Error> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
-        path: path.to_owned(),
-        source,
-    })?;
+    let bytes = crate::input::read_file(path, crate::input::MAX_TEXT_BYTES)?;
     decode_text(&path.display().to_string(), bytes)
 }
 

@@ -39,4 +39,21 @@ pub enum Error {
         /// The underlying I/O error.
         source: std::io::Error,
     },
+    /// A path that is not a regular file (a folder, a FIFO, a device, a
+    /// socket), refused by its type before it is opened.
+    #[error("{}: not a regular file (a {kind})", path.display())]
+    NotRegular {
+        /// The path refused.
+        path: PathBuf,
+        /// What it is: `folder`, `FIFO`, `character device`...
+        kind: &'static str,
+    },
+    /// An input larger than the limit of a whole read.
+    #[error("{source_name}: more than {limit} bytes (the limit)")]
+    TooLarge {
+        /// The file or stream (`stdin`).
+        source_name: String,
+        /// The limit, in bytes.
+        limit: u64,
+    },
 }

@@ -11,7 +11,8 @@
 //!   its deterministic [`learn::Trainer`], behind the classifiers' learned
 //!   tier and `cargo xtask train`.
 //! - [`dataset`]: [`dataset::parse_jsonl`] and [`dataset::read_jsonl`], the
-//!   line rules of every labelled dataset (the only file reading here).
+//!   line rules of every labelled dataset, read through [`input`]: regular
+//!   files only, every read bounded (the only file reading here).
 //! - [`Error`] and [`Result`].
 //!
 //! It knows no classifier, no session and no trajectory: the classifiers
@@ -44,6 +45,7 @@
 pub mod cues;
 pub mod dataset;
 mod error;
+pub mod input;
 pub mod learn;
 pub mod text;
 mod trie;

@@ -251,7 +251,7 @@ impl LlmConfig {
         };
         let table = match path {
             Some(p) => {
-                let text = std::fs::read_to_string(&p).map_err(|e| Error::Config {
+                let text = read_config(&p).map_err(|e| Error::Config {
                     key: "--config",
                     value: format!("{}: {e}", p.display()),
                     expected: "a readable TOML file",
@@ -401,6 +401,29 @@ fn host_url(host: &str) -> String {
     } else {
         format!("http://{host}:11434")
     }
+}
+
+/// The most bytes of a configuration file read: 16 MiB.
+const MAX_CONFIG_BYTES: u64 = 16 << 20;
+
+/// The text of the configuration file at `path`: a regular file (a FIFO
+/// or a device is refused by its type, never opened) of at most
+/// [`MAX_CONFIG_BYTES`].
+fn read_config(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_CONFIG_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(std::io::Error::other(format!(
+            "more than {MAX_CONFIG_BYTES} bytes (the limit)"
+        )));
+    }
+    Ok(text)
 }
 
 #[cfg(test)]

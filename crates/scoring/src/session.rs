@@ -637,8 +637,9 @@ pub fn read_sessions(path: &Path) -> Result<Vec<Result<LocatedSession, Error>>, 
     ))
 }
 
-/// The bytes of the regular file at `path`: a FIFO, socket, device or
-/// folder is an error naming it, never opened (reading a FIFO would block).
+/// The bytes of the regular file at `path`, at most
+/// `tact_core::input::MAX_TEXT_BYTES`: a FIFO, socket, device or folder is
+/// an error naming it, never opened (reading a FIFO would block).
 fn read_regular(path: &Path) -> Result<Vec<u8>, Error> {
     let io = |source| Error::Io {
         path: path.to_owned(),
@@ -656,7 +657,14 @@ fn read_regular(path: &Path) -> Result<Vec<u8>, Error> {
             message: format!("{what}: a session file is a regular file"),
         });
     }
-    std::fs::read(path).map_err(io)
+    let file = std::fs::File::open(path).map_err(io)?;
+    let limit = tact_core::input::MAX_TEXT_BYTES;
+    tact_core::input::read_bounded(file, &path.display().to_string(), limit).map_err(|e| {
+        Error::Session {
+            source_name: None,
+            message: e.to_string(),
+        }
+    })
 }
 
 #[cfg(test)]

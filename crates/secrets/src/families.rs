@@ -12,7 +12,14 @@
 //! Gitleaks' regexes use Go syntax and look-around-like terminators; each
 //! family's value shape is rewritten here for the `regex` crate (no
 //! look-around, linear time). Prefix-anchored shapes (`glpat-...`,
-//! `npm_...`) match anywhere; gitleaks' keyword-context rules (a vendor
+//! `npm_...`) match anywhere a word starts (`\b`); those whose prefix is
+//! distinctive (`ghp_`, `github_pat_`, `glpat-`, `xoxb-`, `AKIA...`,
+//! `sk-ant-`...) are written `\g` instead of `\b`, the scanner's own mark
+//! for "whatever precedes": a token glued to a word (`xghp_...`,
+//! `tok_ghp_...`) is still found. A short or generic prefix (`sk-`,
+//! `npm_`, `hf_`, `eyJ`) keeps `\b`, since it occurs inside ordinary words
+//! (`task-...`, `pnpm_...`); the scanner's tests check that no `\g` finds
+//! anything on the repository's fixtures that its `\b` form does not; gitleaks' keyword-context rules (a vendor
 //! name near `=`/`:` and a value) become `keyword... = value` assignments
 //! whose value (group 1) is redacted.
 //!
@@ -99,7 +106,7 @@ pub(crate) const SHAPES: &[Shape] = &[
         "cloud_access_key_id",
         "a cloud access key id",
         Form::One(
-            r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b|\bABSK[A-Za-z0-9+/]{109,}={0,2}|\bbedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]*",
+            r"\g(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b|\gABSK[A-Za-z0-9+/]{109,}={0,2}|\gbedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]*",
             &[
                 "a3t",
                 "akia",
@@ -116,7 +123,7 @@ pub(crate) const SHAPES: &[Shape] = &[
         "aws_secret_access_key",
         "an AWS secret access key",
         Form::One(
-            r#"(?i)(?:aws_?secret_?access_?key|aws_?secret_?key|secretaccesskey)["'`]?[ \t]*(?:=|:|=>|[ \t])[ \t]*["'`]?([A-Za-z0-9/+]{40})|\b(?:AKIA|ASIA)[A-Z0-9]{16}["'`]?[\s,;:=|]{1,10}["'`]?([A-Za-z0-9/+]{40})\b"#,
+            r#"(?i)(?:aws_?secret_?access_?key|aws_?secret_?key|secretaccesskey)["'`]?[ \t]*(?:=|:|=>|[ \t])[ \t]*["'`]?([A-Za-z0-9/+]{40})|\g(?:AKIA|ASIA)[A-Z0-9]{16}["'`]?[\s,;:=|]{1,10}["'`]?([A-Za-z0-9/+]{40})\b"#,
             &["aws", "secretaccesskey", "akia", "asia"],
         ),
         Check::Always,
@@ -176,7 +183,7 @@ pub(crate) const SHAPES: &[Shape] = &[
         "github_token",
         "a GitHub token",
         Form::One(
-            r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})",
+            r"\g(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})",
             &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         ),
         Check::Always,
@@ -185,7 +192,7 @@ pub(crate) const SHAPES: &[Shape] = &[
         "gitlab_token",
         "a GitLab token",
         Form::One(
-            r"\bgl(?:pat|dt|ffct|ft|imt|agent|oas|ptt|rt|soat|cbt)-[0-9A-Za-z_.-]{20,}|\bGR1348941[\w-]{20,}|_gitlab_session=[0-9a-z]{32}",
+            r"\ggl(?:pat|dt|ffct|ft|imt|agent|oas|ptt|rt|soat|cbt)-[0-9A-Za-z_.-]{20,}|\gGR1348941[\w-]{20,}|_gitlab_session=[0-9a-z]{32}",
             &[
                 "glpat-",
                 "gldt-",
@@ -208,7 +215,7 @@ pub(crate) const SHAPES: &[Shape] = &[
         "slack_token",
         "a Slack token or webhook",
         Form::One(
-            r"\bxox[a-z](?:\.xox[a-z])?-[A-Za-z0-9.-]{10,}|\bxapp-[0-9]-[A-Za-z0-9-]{10,}|hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,}",
+            r"\gxox[a-z](?:\.xox[a-z])?-[A-Za-z0-9.-]{10,}|\gxapp-[0-9]-[A-Za-z0-9-]{10,}|hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{20,}",
             &["xox", "xapp-", "hooks.slack.com/"],
         ),
         Check::Always,
@@ -216,14 +223,14 @@ pub(crate) const SHAPES: &[Shape] = &[
     shape(
         "google_api_key",
         "a Google API key",
-        Form::One(r"\bAIza[0-9A-Za-z_-]{35}", &["aiza"]),
+        Form::One(r"\gAIza[0-9A-Za-z_-]{35}", &["aiza"]),
         Check::Always,
     ),
     shape(
         "secret_api_key",
         "a secret API key",
         Form::One(
-            r"\b(?:sk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,})",
+            r"\gsk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_-]{20,}|\b(?:sk-[A-Za-z0-9_-]{20,}|[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,})",
             &["sk-", "k_live_", "k_test_", "k_prod_"],
         ),
         Check::Always,
@@ -246,7 +253,7 @@ pub(crate) const SHAPES: &[Shape] = &[
     shape(
         "pypi_token",
         "a PyPI token",
-        Form::One(r"\bpypi-AgEIcHlwaS5vcmc[\w-]{50,}", &["pypi-"]),
+        Form::One(r"\gpypi-AgEIcHlwaS5vcmc[\w-]{50,}", &["pypi-"]),
         Check::Always,
     ),
     shape(
@@ -264,7 +271,7 @@ pub(crate) const SHAPES: &[Shape] = &[
     shape(
         "heroku_key",
         "a Heroku API key",
-        Form::One(r"\bHRKU-[0-9A-Za-z_-]{30,}", &["hrku-"]),
+        Form::One(r"\gHRKU-[0-9A-Za-z_-]{30,}", &["hrku-"]),
         Check::Always,
     ),
     shape(
@@ -302,12 +309,12 @@ pub(crate) const SHAPES: &[Shape] = &[
                 r"\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b",
                 &["a3-"],
             ),
-            (r"\bops_eyJ[A-Za-z0-9+/]{250,}={0,3}", &["ops_eyj"]),
+            (r"\gops_eyJ[A-Za-z0-9+/]{250,}={0,3}", &["ops_eyj"]),
             (
                 r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
                 &["age-secret-key-1"],
             ),
-            (r"\bp8e-[A-Za-z0-9]{32}", &["p8e-"]),
+            (r"\gp8e-[A-Za-z0-9]{32}", &["p8e-"]),
             (r"\bpat[A-Za-z0-9]{14}\.[a-f0-9]{64}", &["pat"]),
             (r"\bLTAI[A-Za-z0-9]{20}", &["ltai"]),
             (r"\bAKCp[A-Za-z0-9]{69}", &["akcp"]),
@@ -317,35 +324,35 @@ pub(crate) const SHAPES: &[Shape] = &[
                 &[".acc_", ".acc-"],
             ),
             (r"\b4b1d[A-Za-z0-9]{38}\b", &["4b1d"]),
-            (r"(?i:\bCLOJARS_[a-z0-9]{60})", &["clojars_"]),
+            (r"(?i:\gCLOJARS_[a-z0-9]{60})", &["clojars_"]),
             (r"\bv1\.0-[a-f0-9]{24}-[a-f0-9]{146}", &["v1.0-"]),
             (r"\bdapi[a-f0-9]{32}(?:-[0-9])?", &["dapi"]),
-            (r"\bdo[opr]_v1_[a-f0-9]{64}", &["_v1_"]),
+            (r"\gdo[opr]_v1_[a-f0-9]{64}", &["_v1_"]),
             (
-                r"\bdnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}",
+                r"\gdnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}",
                 &["dnkey-"],
             ),
-            (r"\bdp\.pt\.[A-Za-z0-9]{43}", &["dp.pt."]),
-            (r"\bduffel_(?:test|live)_[A-Za-z0-9_=-]{43}", &["duffel_"]),
-            (r"\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}", &["dt0c01."]),
+            (r"\gdp\.pt\.[A-Za-z0-9]{43}", &["dp.pt."]),
+            (r"\gduffel_(?:test|live)_[A-Za-z0-9_=-]{43}", &["duffel_"]),
+            (r"\gdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}", &["dt0c01."]),
             (r"\bEZ[AT]K[A-Za-z0-9]{54}", &["ezak", "eztk"]),
             (r"\bEAA[MC][A-Za-z0-9]{100,}", &["eaam", "eaac"]),
             (
-                r"\bFLW(?:SECK|PUBK)_TEST-[A-Za-z0-9]{12,}(?:-X)?",
+                r"\gFLW(?:SECK|PUBK)_TEST-[A-Za-z0-9]{12,}(?:-X)?",
                 &["_test-"],
             ),
             (
                 r"\b(?:fo1_[A-Za-z0-9_-]{43}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3})",
                 &["fo1_", "fm1", "fm2"],
             ),
-            (r"\bfio-u-[A-Za-z0-9_=-]{64}", &["fio-u-"]),
+            (r"\gfio-u-[A-Za-z0-9_=-]{64}", &["fio-u-"]),
             (
                 r#"(?i:\\?["']secret_key\\?["']\s*=>\s*\\?["']sk_[^\s"'\\]{29})"#,
                 &["secret_key"],
             ),
-            (r"\beyJrIjoi[A-Za-z0-9]{70,}={0,3}", &["eyjrijoi"]),
-            (r"\bglc_[A-Za-z0-9+/]{32,}={0,3}", &["glc_"]),
-            (r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}", &["glsa_"]),
+            (r"\geyJrIjoi[A-Za-z0-9]{70,}={0,3}", &["eyjrijoi"]),
+            (r"\gglc_[A-Za-z0-9+/]{32,}={0,3}", &["glc_"]),
+            (r"\gglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}", &["glsa_"]),
             (
                 r"\b(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}",
                 &["pat.", "sat."],
@@ -356,8 +363,8 @@ pub(crate) const SHAPES: &[Shape] = &[
             ),
             (r"\b(?:hf_|api_org_)[A-Za-z]{34}\b", &["hf_", "api_org_"]),
             (r"\bico-[A-Za-z0-9]{32}", &["ico-"]),
-            (r"\bs-s4t2(?:ud|af)-[a-fA-F0-9]{64}", &["s-s4t2"]),
-            (r"\blin_api_[A-Za-z0-9]{40}", &["lin_api_"]),
+            (r"\gs-s4t2(?:ud|af)-[a-fA-F0-9]{64}", &["s-s4t2"]),
+            (r"\glin_api_[A-Za-z0-9]{40}", &["lin_api_"]),
             (r"\b[a-f0-9]{32}-us[0-9]{1,2}\b", &["-us"]),
             (
                 r"\b[ps]k\.[A-Za-z0-9]{60,}\.[A-Za-z0-9_-]{22,}",
@@ -369,29 +376,29 @@ pub(crate) const SHAPES: &[Shape] = &[
                 &[".webhook.office.com/webhookb2/"],
             ),
             (
-                r"\bNR(?:JS|II|AK)-[A-Za-z0-9-]{19,}",
+                r"\gNR(?:JS|II|AK)-[A-Za-z0-9-]{19,}",
                 &["nrjs-", "nrii-", "nrak-"],
             ),
             (r"\bntn_[0-9]{11}[A-Za-z0-9]{35}", &["ntn_"]),
             (r"\bAPI-[A-Z0-9]{26}\b", &["api-"]),
-            (r"\bsha256~[A-Za-z0-9_-]{43}", &["sha256~"]),
-            (r"\bpplx-[A-Za-z0-9]{48}", &["pplx-"]),
+            (r"\gsha256~[A-Za-z0-9_-]{43}", &["sha256~"]),
+            (r"\gpplx-[A-Za-z0-9]{48}", &["pplx-"]),
             (
-                r"\bpscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}",
+                r"\gpscale_(?:tkn|oauth|pw)_[A-Za-z0-9_=.-]{32,64}",
                 &["pscale_"],
             ),
-            (r"\bPMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}", &["pmak-"]),
+            (r"\gPMAK-[A-Fa-f0-9]{24}-[A-Fa-f0-9]{34}", &["pmak-"]),
             (r"\bpnu_[A-Za-z0-9]{36}", &["pnu_"]),
             (r"\bpul-[a-f0-9]{40}", &["pul-"]),
-            (r"\brdme_[a-z0-9]{70}", &["rdme_"]),
-            (r"\brubygems_[a-f0-9]{48}", &["rubygems_"]),
-            (r"\btk-us-[A-Za-z0-9_-]{48}", &["tk-us-"]),
-            (r"\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}", &["xkeysib-"]),
-            (r"\bsntry[us]_[A-Za-z0-9+/=_]{40,}", &["sntry"]),
+            (r"\grdme_[a-z0-9]{70}", &["rdme_"]),
+            (r"\grubygems_[a-f0-9]{48}", &["rubygems_"]),
+            (r"\gtk-us-[A-Za-z0-9_-]{48}", &["tk-us-"]),
+            (r"\gxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}", &["xkeysib-"]),
+            (r"\gsntry[us]_[A-Za-z0-9+/=_]{40,}", &["sntry"]),
             (r"\bsm_[aps]at_[A-Za-z0-9]{16}", &["sm_"]),
-            (r"\bshippo_(?:live|test)_[a-fA-F0-9]{40}", &["shippo_"]),
+            (r"\gshippo_(?:live|test)_[a-fA-F0-9]{40}", &["shippo_"]),
             (
-                r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
+                r"\gshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
                 &["shpat_", "shpca_", "shppa_", "shpss_"],
             ),
             (r"\bsq[upa]_[a-f0-9]{40}", &["squ_", "sqp_", "sqa_"]),

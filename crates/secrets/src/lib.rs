@@ -44,6 +44,8 @@
 
 mod error;
 mod families;
+#[cfg(test)]
+mod glued;
 mod reference;
 mod scanner;
 

@@ -57,12 +57,15 @@ pub use term::{Feed, Summary, run, run_feed};
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// `text` as the view may show it: every credential the scanner
-/// recognises redacted (all of it when the scanner is unavailable).
+/// recognises redacted (all of it when the scanner is unavailable), then
+/// every control character escaped (`\u001b` for ESC), so that nothing
+/// from a log drives the terminal.
 pub(crate) fn redact(text: &str) -> String {
-    match tact::secrets::CredentialScanner::default().redact_text(text) {
-        Ok(clean) => clean.into_owned(),
-        Err(_) => tact::secrets::REDACTED.to_owned(),
-    }
+    let clean = match tact::secrets::CredentialScanner::default().redact_text(text) {
+        Ok(clean) => clean,
+        Err(_) => return tact::secrets::REDACTED.to_owned(),
+    };
+    tact::types::excerpt::escape_controls(&clean).into_owned()
 }
 
 /// The text of a drawn buffer, one line per row with trailing blanks

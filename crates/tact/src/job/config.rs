@@ -78,13 +78,11 @@ impl Config {
         }
     }
 
-    /// Reads and validates a configuration file.
+    /// Reads and validates a configuration file (a regular file, read
+    /// within `tact_core::input`'s limit).
     pub fn read(path: impl AsRef<Path>) -> Result<Self> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
-            path: path.to_owned(),
-            source,
-        })?;
+        let text = tact_core::dataset::read_text(path)?;
         Self::from_toml(&text, &path.display().to_string())
     }
 
@@ -150,7 +148,14 @@ mod tests {
     #[test]
     fn a_missing_file_names_it() {
         let e = Config::read("/nonexistent/tact.toml").unwrap_err();
-        assert!(matches!(e, Error::Read { .. }));
+        assert!(matches!(e, Error::Core(tact_core::Error::Io { .. })));
         assert_eq!(e.to_string(), "cannot read /nonexistent/tact.toml");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_refused_by_type() {
+        let e = Config::read("/dev/zero").unwrap_err().to_string();
+        assert_eq!(e, "/dev/zero: not a regular file (a character device)");
     }
 }

@@ -47,29 +47,34 @@ pub(super) fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Resu
                 continue;
             }
             let p = entry.path();
+            // The type is looked at before the name or the content: a
+            // FIFO, socket or device named like a session file (a `.md`
+            // one too) is said, never opened (a FIFO would block).
+            let refused = |p: &Path, t: &std::fs::FileType| {
+                SessionError::in_file(p, None, SessionErrorKind::NotRegular(special_kind(t)))
+            };
             match entry.file_type() {
                 Ok(t) if t.is_dir() => dirs.push(p),
-                Ok(_) if !is_candidate(&p) => {}
-                Ok(t) if t.is_file() => files.push(p),
+                Ok(t) if t.is_file() => {
+                    if is_candidate(&p) {
+                        files.push(p);
+                    }
+                }
                 // A link to a session file is read; a link to a folder is
                 // not followed.
                 Ok(t) if t.is_symlink() => match std::fs::metadata(&p) {
-                    Ok(m) if m.is_file() => files.push(p),
                     Ok(m) if m.is_dir() => {}
-                    Ok(m) => errors.push(SessionError::in_file(
-                        &p,
-                        None,
-                        SessionErrorKind::NotRegular(special_kind(&m.file_type())),
-                    )),
+                    Ok(m) if m.is_file() => {
+                        if is_candidate(&p) {
+                            files.push(p);
+                        }
+                    }
+                    Ok(m) if named_like_session(&p) => errors.push(refused(&p, &m.file_type())),
+                    Ok(_) => {}
                     Err(e) => errors.push(unreadable(&p, e)),
                 },
-                // A FIFO, socket or device named like a session file: said,
-                // never opened (a FIFO would block).
-                Ok(t) => errors.push(SessionError::in_file(
-                    &p,
-                    None,
-                    SessionErrorKind::NotRegular(special_kind(&t)),
-                )),
+                Ok(t) if named_like_session(&p) => errors.push(refused(&p, &t)),
+                Ok(_) => {}
                 Err(e) => errors.push(unreadable(&p, e)),
             }
         }
@@ -84,7 +89,21 @@ pub(super) fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Resu
     Ok(files)
 }
 
-/// Whether a file found in a folder may hold sessions: a `.json`,
+/// The lowercase extension of `p` (empty without one).
+fn extension(p: &Path) -> String {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default()
+}
+
+/// Whether a path is named like a file that may hold sessions: `.json`,
+/// `.jsonl`, `.traj` or `.md` (what its content is, is not looked at).
+fn named_like_session(p: &Path) -> bool {
+    SessionFormat::of(p).is_some() || matches!(extension(p).as_str(), "traj" | "md")
+}
+
+/// Whether a regular file found in a folder may hold sessions: a `.json`,
 /// `.jsonl` or `.traj` file, or a `.md` file that starts as an Aider chat
 /// history or a SpecStory history (any other Markdown, a README say, is
 /// passed over silently). In a Cline task folder only
@@ -92,25 +111,13 @@ pub(super) fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Resu
 /// same task; the other files are not logs); an OpenHands V1
 /// conversation's `base_state.json` is not a log either.
 fn is_candidate(p: &Path) -> bool {
-    if is_cline_companion(p) {
-        return false;
-    }
-    if SessionFormat::of(p).is_some() {
-        return true;
-    }
-    let ext = p
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase)
-        .unwrap_or_default();
-    match ext.as_str() {
-        "traj" => true,
-        "md" => matches!(
-            Format::detect(p, &head(p)),
-            Some(Format::Aider | Format::SpecStory)
-        ),
-        _ => false,
-    }
+    !is_cline_companion(p)
+        && named_like_session(p)
+        && (extension(p) != "md"
+            || matches!(
+                Format::detect(p, &head(p)),
+                Some(Format::Aider | Format::SpecStory)
+            ))
 }
 
 /// A file of a Cline task folder beside its `api_conversation_history.json`,
@@ -144,24 +151,5 @@ pub(super) fn head(p: &Path) -> String {
 
 /// What a path that is neither a regular file nor a folder is.
 fn special_kind(t: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "FIFO";
-        }
-        if t.is_socket() {
-            return "socket";
-        }
-        if t.is_char_device() {
-            return "character device";
-        }
-        if t.is_block_device() {
-            return "block device";
-        }
-    }
-    if t.is_symlink() {
-        return "symbolic link";
-    }
-    "special file"
+    tact_core::input::special_kind(t).unwrap_or("special file")
 }

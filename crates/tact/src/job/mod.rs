@@ -45,6 +45,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tact_consensus::{Ballot, Consensus, PppConfig};
+use tact_core::input::{Line, next_line};
 use tact_scoring::{
     Judge, LocatedSession, Profile, Scorer, Session, SessionFormat, UserPreferences,
     parse_session_at, parse_sessions,
@@ -809,11 +810,13 @@ impl Job {
                 session.preferences = p.clone();
             }
         }
-        // A response beyond the limit is analysed up to it.
+        // A response beyond the limit is analysed up to it, redacted
+        // whole first: a credential the cut would halve is not kept in part.
         let max_message = self.limits.max_message_bytes;
         for (turn, t) in session.turns.iter_mut().enumerate() {
             if t.response.len() > max_message {
                 let bytes = t.response.len();
+                redact_whole(&mut t.response);
                 let mut kept = max_message;
                 while !t.response.is_char_boundary(kept) {
                     kept -= 1;
@@ -988,9 +991,34 @@ fn not_a_known_log(file: &Path) -> Option<SessionError> {
     ))
 }
 
+/// `text` with every credential the scanner knows redacted, on the whole
+/// text (before any cut); all of it when the scanner is unavailable.
+fn redact_whole(text: &mut String) {
+    match tact_secrets::CredentialScanner::default().redact_text(text) {
+        Ok(std::borrow::Cow::Borrowed(_)) => {}
+        Ok(std::borrow::Cow::Owned(clean)) => *text = clean,
+        Err(_) => *text = tact_secrets::REDACTED.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credential_cut_by_limit_is_redacted() {
+        // A token straddling the cut: 20 of its 40 characters before it.
+        let token = format!("ghp_{}", "Ab1".repeat(12));
+        let mut text = format!("{}{token} rest", "x".repeat(100 - 20));
+        redact_whole(&mut text);
+        assert!(!text.contains("ghp_"), "{text}");
+        let mut kept = 100;
+        while !text.is_char_boundary(kept) {
+            kept -= 1;
+        }
+        text.truncate(kept);
+        assert!(!text.contains("Ab1Ab1"), "{text}");
+    }
 
     #[test]
     fn a_job_needs_a_store_and_a_known_stage() {
