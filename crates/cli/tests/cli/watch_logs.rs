@@ -27,10 +27,14 @@ fn samples() -> Vec<(String, String)> {
     dirs.sort();
     for dir in dirs {
         let format = dir.file_name().unwrap().to_string_lossy().into_owned();
+        // Every log file of the folder: its notes (`SOURCES.md`,
+        // `README.md`) and sub-folders aside.
         let mut files: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| !n.ends_with(".md") || n.ends_with(".history.md"))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_file())
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .filter(|n| n != "SOURCES.md" && n != "README.md")
             .map(|n| format!("fixtures/logs/{format}/{n}"))
             .collect();
         files.sort();
