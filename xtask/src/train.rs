@@ -150,17 +150,19 @@ fn traces(task: Task, sources: &[Source]) -> Result<Vec<Item>> {
             _ => bail!("no learned tier for task {}", task.name()),
         }
         let corpus = corpora(path)?;
-        all.extend(out_task.into_iter().map(|(trace, gold, line)| Item {
-            trace,
-            gold,
-            train: *train,
-            held: *thresholds,
-            weight: *weight,
-            group,
-            source: corpus
-                .get(&line)
-                .cloned()
-                .unwrap_or_else(|| "(none)".to_owned()),
+        all.extend(out_task.into_iter().map(|(trace, gold, line)| {
+            Item {
+                trace,
+                gold,
+                train: *train,
+                held: *thresholds,
+                weight: *weight,
+                group,
+                source: corpus
+                    .get(&line)
+                    .cloned()
+                    .unwrap_or_else(|| "(none)".to_owned()),
+            }
         }));
     }
     Ok(all)
@@ -370,15 +372,14 @@ fn fit(task: Task, data: &[Item], trainer: &Trainer) -> Result<Trained> {
         .iter()
         .map(|&i| &data[i])
         .map(|it| {
-            let fold = (it.group == "real").then(|| {
-                match corpora.iter().position(|c| *c == it.source) {
+            let fold =
+                (it.group == "real").then(|| match corpora.iter().position(|c| *c == it.source) {
                     Some(k) => k,
                     None => {
                         corpora.push(&it.source);
                         corpora.len() - 1
                     }
-                }
-            });
+                });
             let e = Example::new(
                 &it.trace.input.text,
                 it.trace
@@ -505,9 +506,11 @@ fn fit(task: Task, data: &[Item], trainer: &Trainer) -> Result<Trained> {
                         .with_min_model_coverage(v);
                     let (pred, n_def) = hybrid(&t);
                     let anchor = groups.first().map_or(0.0, |(_, m)| group_f1(m, &pred));
-                    let safe = groups.iter().skip(1).zip(&heuristic_by_group).all(
-                        |((_, m), h)| group_f1(m, &pred) + BELOW_HEURISTIC >= *h,
-                    );
+                    let safe = groups
+                        .iter()
+                        .skip(1)
+                        .zip(&heuristic_by_group)
+                        .all(|((_, m), h)| group_f1(m, &pred) + BELOW_HEURISTIC >= *h);
                     grid.push((t, f1(&pred), anchor, n_def, safe));
                 }
             }
@@ -517,8 +520,8 @@ fn fit(task: Task, data: &[Item], trainer: &Trainer) -> Result<Trained> {
     // within ANCHOR_TOLERANCE of the best figure on the first group (the
     // fixtures' own data: other text must not be bought with it); on
     // ties, the one whose model decides least.
-    let (hybrid_f1, n_def, thresholds) = choose(&grid, ANCHOR_TOLERANCE)
-        .unwrap_or((0.0, 0, FALLBACK_THRESHOLDS));
+    let (hybrid_f1, n_def, thresholds) =
+        choose(&grid, ANCHOR_TOLERANCE).unwrap_or((0.0, 0, FALLBACK_THRESHOLDS));
     model.set_hybrid(Some(thresholds));
     let (chosen, _) = hybrid(&thresholds);
     let group_figures = if groups.len() > 1 {
@@ -896,10 +899,7 @@ mod tests {
 
     #[test]
     fn a_point_below_the_heuristic_on_another_group_is_not_taken() {
-        let mut grid = vec![
-            point(0.3, 0.95, 0.9, 10),
-            point(0.4, 0.80, 0.9, 10),
-        ];
+        let mut grid = vec![point(0.3, 0.95, 0.9, 10), point(0.4, 0.80, 0.9, 10)];
         grid[0].4 = false;
         assert_eq!(choose(&grid, 0.0).unwrap().2.min_confidence, 0.4);
         // The best first-group figure is taken among the safe points.

@@ -92,8 +92,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         None => {
             use std::io::Read;
             let mut head = Vec::new();
-            let file =
-                std::fs::File::open(path).with_context(|| format!("cannot read {source}"))?;
+            let file = tact_core::input::open(path)?;
             file.take(64 << 10).read_to_end(&mut head)?;
             tact::import::Format::detect(path, &String::from_utf8_lossy(&head))
         }
@@ -108,8 +107,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
             return run_guide_log(&source, &text, format, log_mode, args.json, out);
         }
         Some(format) => {
-            let file =
-                std::fs::File::open(path).with_context(|| format!("cannot read {source}"))?;
+            let file = tact_core::input::open(path)?;
             let log = tact::import::import_reader(
                 format,
                 std::io::BufReader::with_capacity(1 << 16, file),

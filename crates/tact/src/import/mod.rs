@@ -49,7 +49,7 @@ use tact_types::trajectory::{Event, Mode};
 pub use assemble::MAX_OUTPUT_BYTES;
 pub use follow::Follower;
 
-pub(crate) use read::{Line, next_line};
+use tact_core::input::{Line, next_line};
 /// The guidance mode of a session read from an agent's log: interactive,
 /// since the log records where the user spoke, so a classifier's window
 /// (calls since progress, error streaks, cycles, call counts) restarts at

@@ -1,73 +1,12 @@
 //! Reading a log as a stream, one record in memory at a time: lines of a
-//! line-based log (at most a limit of bytes each; a longer line is read
-//! past and reported), and the items of a one-document JSON log (the
+//! line-based log (`tact_core::input::next_line`: at most a limit of
+//! bytes each; a longer line is read past and reported), and the items of a one-document JSON log (the
 //! elements of its top-level array, or of each array member of its
 //! top-level object, and that object's other members whole), split by a
 //! byte scanner that tracks nesting and strings, so no document is ever
 //! parsed whole and a record over the limit is skipped, its line said.
 
 use std::io::BufRead;
-
-/// What [`next_line`] read.
-pub(crate) enum Line {
-    /// A line (without its `\n` or `\r\n`), in the buffer.
-    Read,
-    /// A line longer than the limit, skipped to its end: at least this
-    /// many bytes.
-    TooLong(u64),
-    /// The end of the input.
-    End,
-}
-
-/// Reads the next line of `reader` into `buf` (without its `\n` or
-/// `\r\n`), holding at most `limit` bytes of it: a longer line is read
-/// past (its bytes counted) and reported as [`Line::TooLong`].
-pub(crate) fn next_line(
-    reader: &mut impl BufRead,
-    buf: &mut Vec<u8>,
-    limit: usize,
-) -> std::io::Result<Line> {
-    let mut total = 0u64;
-    let mut too_long = false;
-    let mut any = false;
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            break;
-        }
-        any = true;
-        let (take, done) = match memchr::memchr(b'\n', chunk) {
-            Some(at) => (at, true),
-            None => (chunk.len(), false),
-        };
-        total += take as u64;
-        if !too_long && buf.len() + take > limit {
-            too_long = true;
-            *buf = Vec::new();
-        }
-        if !too_long {
-            buf.extend_from_slice(&chunk[..take]);
-        }
-        reader.consume(if done { take + 1 } else { take });
-        if done {
-            break;
-        }
-    }
-    if !any {
-        return Ok(Line::End);
-    }
-    if too_long {
-        return Ok(Line::TooLong(total));
-    }
-    if buf.last() == Some(&b'\r') {
-        buf.pop();
-    }
-    Ok(Line::Read)
-}
 
 /// What the scanner hands on.
 pub(crate) enum Item<'a> {

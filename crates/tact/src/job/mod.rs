@@ -59,7 +59,7 @@ pub use report::{
     Truncation, TruncationKind,
 };
 
-use crate::import::{Format, ImportDefaults, ImportedLog, Line, import_reader, next_line};
+use crate::import::{Format, ImportDefaults, ImportedLog, import_reader};
 use crate::import::{first_record_has_key, not_a_known_log as not_a_log};
 use crate::{Error, Result};
 use files::{head, session_files};
