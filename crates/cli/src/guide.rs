@@ -77,12 +77,19 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         bail!("give a trajectory FILE (or - for stdin), or --follow");
     };
     if path.as_os_str() == "-" {
+        if let Some(format) = args.format {
+            // Streamed, as a file is.
+            let log = tact::import::import_reader(
+                format,
+                stdin,
+                "stdin",
+                tact::import::MAX_RECORD_BYTES,
+            )?;
+            return guide_imported("stdin", log, format, args.mode, args.json, out);
+        }
         let mut bytes = Vec::new();
         stdin.read_to_end(&mut bytes).context("cannot read stdin")?;
         let text = tact_core::dataset::decode_text("stdin", bytes)?;
-        if let Some(format) = args.format {
-            return run_guide_log("stdin", &text, format, args.mode, args.json, out);
-        }
         return run_guide("stdin", &text, args.json, out);
     }
     let source = path.display().to_string();
@@ -113,21 +120,8 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
     run_guide(&source, &text, args.json, out)
 }
 
-/// `tact guide FILE` on an agent's log: the log imported, its events (each
-/// turn's prompt, tool calls and response) classified as one trajectory.
-pub fn run_guide_log(
-    source: &str,
-    text: &str,
-    format: tact::import::Format,
-    mode: Mode,
-    json: bool,
-    out: &mut impl Write,
-) -> Result<()> {
-    let log = tact::import::import_text(format, text, source)?;
-    guide_imported(source, log, format, mode, json, out)
-}
-
-/// `tact guide` on an imported log: its events classified as one
+/// `tact guide FILE` on an agent's log (imported, streamed): its events
+/// (each turn's prompt, tool calls and response) classified as one
 /// trajectory (records the import skipped are warned of on stderr).
 fn guide_imported(
     source: &str,
