@@ -27,6 +27,9 @@ pub struct MemBenchArgs {
     /// Log sizes, in MB.
     #[arg(long, value_delimiter = ',', default_value = "10,50,100")]
     sizes: Vec<u64>,
+    /// Only these formats (default: all).
+    #[arg(long, value_delimiter = ',')]
+    formats: Vec<String>,
     /// Where the logs are written (default: a folder under the system's
     /// temporary folder, removed at the end).
     #[arg(long)]
@@ -60,19 +63,15 @@ fn output(i: usize, n: usize) -> String {
 /// record's size in bytes (a line, or an event or step of a one-document
 /// log).
 fn write_log(path: &Path, format: &str, bytes: u64, one: bool) -> Result<u64> {
-    let mut w = BufWriter::new(
-        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
-    );
-    let mut written = 0u64;
-    let mut largest = 0u64;
-    let mut put = |w: &mut BufWriter<std::fs::File>, text: &str, record: bool| -> Result<()> {
-        w.write_all(text.as_bytes())?;
-        written += text.len() as u64;
-        if record {
-            largest = largest.max(text.len() as u64);
-        }
-        Ok(())
+    let mut w = Out {
+        w: BufWriter::new(
+            std::fs::File::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+        ),
+        written: 0,
+        largest: 0,
     };
+    let put = |w: &mut Out, text: &str, record: bool| w.put(text, record);
     match format {
         "openhands" => put(&mut w, "[", false)?,
         "swe-agent" => put(&mut w, "{\"trajectory\": [", false)?,
@@ -85,7 +84,7 @@ fn write_log(path: &Path, format: &str, bytes: u64, one: bool) -> Result<u64> {
     }
     let mut i = 0usize;
     loop {
-        let done = if one { i == 1 } else { written >= bytes };
+        let done = if one { i == 1 } else { w.written >= bytes };
         if done {
             break;
         }
@@ -154,6 +153,12 @@ fn write_log(path: &Path, format: &str, bytes: u64, one: bool) -> Result<u64> {
                 ),
                 true,
             )?,
+            // One record: a reply of that size (the agent's words, which
+            // the store keeps whole).
+            _ if one => {
+                put(&mut w, &format!("#### {prompt}\n\n"), true)?;
+                put(&mut w, &format!("{said}\n\n{out}\n"), true)?;
+            }
             _ => {
                 put(&mut w, &format!("#### {prompt}\n\n{said}\n\n"), true)?;
                 put(&mut w, &format!("> Running cat src/module_{i}.rs\n"), true)?;
@@ -175,8 +180,27 @@ fn write_log(path: &Path, format: &str, bytes: u64, one: bool) -> Result<u64> {
         )?,
         _ => {}
     }
-    w.flush()?;
-    Ok(largest)
+    w.w.flush()?;
+    Ok(w.largest)
+}
+
+/// A log being written: the bytes so far and the largest record's.
+struct Out {
+    w: BufWriter<std::fs::File>,
+    written: u64,
+    largest: u64,
+}
+
+impl Out {
+    /// Writes `text`, a record (or part of the structure around them).
+    fn put(&mut self, text: &str, record: bool) -> Result<()> {
+        self.w.write_all(text.as_bytes())?;
+        self.written += text.len() as u64;
+        if record {
+            self.largest = self.largest.max(text.len() as u64);
+        }
+        Ok(())
+    }
 }
 
 /// Peak resident memory of `tact ARGS`, in KiB (GNU time's `%M`).
@@ -257,6 +281,9 @@ pub fn run(args: &MemBenchArgs, root: &Path) -> Result<String> {
     std::fs::create_dir_all(&dir)?;
     let mut rows = Vec::new();
     for (format, name) in FORMATS {
+        if !args.formats.is_empty() && !args.formats.iter().any(|f| f == format) {
+            continue;
+        }
         let mut logs: Vec<(String, u64, bool)> = args
             .sizes
             .iter()
@@ -290,19 +317,24 @@ pub fn run(args: &MemBenchArgs, root: &Path) -> Result<String> {
         let _ = std::fs::remove_dir_all(&dir);
     }
     let mut table = String::from(
-        "| format | log | file (MB) | largest record (MB) | `tact run` peak (MB) | `tact guide` peak (MB) | run / largest record |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n",
+        "| format | log | file (MB) | largest record (MB) | `tact run` peak (MB) | `tact guide` peak (MB) | run peak / largest record |\n| --- | --- | ---: | ---: | ---: | ---: | ---: |\n",
     );
     for r in rows {
         let (run, guide) = (r.run * 1024, r.guide * 1024);
+        // The ratio says something of a log of one large record only.
+        let ratio = if r.log.starts_with("one ") {
+            format!("{:.1}", run as f64 / r.largest.max(1) as f64)
+        } else {
+            "-".to_owned()
+        };
         table.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {:.1} |\n",
+            "| {} | {} | {} | {} | {} | {} | {ratio} |\n",
             r.format,
             r.log,
             mb(r.file),
             mb(r.largest),
             mb(run),
             mb(guide),
-            run as f64 / r.largest.max(1) as f64
         ));
     }
     Ok(table)

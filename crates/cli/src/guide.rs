@@ -76,12 +76,19 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         bail!("give a trajectory FILE (or - for stdin), or --follow");
     };
     if path.as_os_str() == "-" {
+        if let Some(format) = args.format {
+            // Streamed, as a file is.
+            let log = tact::import::import_reader(
+                format,
+                stdin,
+                "stdin",
+                tact::import::MAX_RECORD_BYTES,
+            )?;
+            return guide_imported("stdin", log, format, log_mode, args.json, out);
+        }
         let limit = tact_core::input::MAX_TEXT_BYTES;
         let bytes = tact_core::input::read_bounded(&mut stdin, "stdin", limit)?;
         let text = tact_core::dataset::decode_text("stdin", bytes)?;
-        if let Some(format) = args.format {
-            return run_guide_log("stdin", &text, format, log_mode, args.json, out);
-        }
         return run_guide("stdin", &text, args.json, out);
     }
     let source = path.display().to_string();

@@ -82,10 +82,8 @@ impl Assembler {
         let live = !std::mem::take(&mut self.pending_live);
         if let Some(text) = self.pending_text.take() {
             let event = Event::assistant(text);
-            if live {
-                if self.live_on {
-                    self.live.push(event.clone());
-                }
+            if live && self.live_on {
+                self.live.push(event.clone());
             }
             // Before the actions that followed it (only actions, which no
             // index of `open` or `done` names, come after it).
@@ -304,10 +302,8 @@ impl Assembler {
         self.acted_on = None;
         let live = !std::mem::take(&mut self.pending_live);
         if let Some(text) = self.pending_text.take() {
-            if live {
-                if self.live_on {
-                    self.live.push(Event::assistant(text.clone()));
-                }
+            if live && self.live_on {
+                self.live.push(Event::assistant(text.clone()));
             }
             self.current.response = text;
         }

@@ -91,6 +91,10 @@ pub(crate) fn read(
         let Some(key @ ("trajectory" | "history" | "info" | "replay_config")) = key else {
             return Ok(());
         };
+        if key == "history" && r.task_known {
+            // The rest of the history repeats the steps: not read.
+            return Ok(());
+        }
         let raw = match item {
             Item::Value { raw, .. } => raw,
             Item::TooLarge { bytes, .. } => {
@@ -188,6 +192,33 @@ fn step(step: &Value, i: usize, sink: &mut Sink) {
 #[cfg(test)]
 mod tests {
     use super::failed;
+    use crate::import::{Format, import_text};
+
+    /// Steps before `history` (as SWE-agent writes them) or after: the
+    /// same turn, the task its prompt; the history after the agent's first
+    /// message is not read.
+    #[test]
+    fn the_task_is_the_prompt_wherever_history_comes() {
+        let steps =
+            r#""trajectory": [{"thought": "Look.", "action": "ls -a", "observation": "a.py"}]"#;
+        let history = r#""history": [{"role": "system", "content": "You are..."}, {"role": "user", "content": "Fix a.py"}, {"role": "assistant", "content": "Look."}, {"role": "user", "content": "a.py"}]"#;
+        let a = import_text(
+            Format::SweAgent,
+            &format!("{{{steps}, {history}, \"info\": {{}}}}"),
+            "t.traj",
+        )
+        .unwrap();
+        let b = import_text(
+            Format::SweAgent,
+            &format!("{{{history}, {steps}}}"),
+            "t.traj",
+        )
+        .unwrap();
+        assert_eq!(a.turns, b.turns);
+        assert_eq!(a.turns.len(), 1);
+        assert_eq!(a.turns[0].prompt, "Fix a.py");
+        assert_eq!(a.events().len(), 3);
+    }
 
     #[test]
     fn failures_as_swe_agent_tools_report_them() {
