@@ -532,7 +532,9 @@ pub(crate) mod tests {
             })
             .collect();
         let n = by_position.len();
-        let a = t.train("x", vec!["a".into(), "b".into()], &by_position).unwrap();
+        let a = t
+            .train("x", vec!["a".into(), "b".into()], &by_position)
+            .unwrap();
         let b = t.train("x", vec!["a".into(), "b".into()], &blind).unwrap();
         assert!(a.out_of_fold[n - 1].coverage() > 0.99);
         assert!(b.out_of_fold[n - 1].coverage() < 0.01);
