@@ -353,7 +353,7 @@ fn dev_split_quality_floor() {
     let hybrid = macro_f1("granularity/dev.jsonl", Strategy::Hybrid);
     let heuristic = macro_f1("granularity/dev.jsonl", Strategy::Heuristic);
     let seed = macro_f1("granularity/dev.jsonl", Strategy::Seed);
-    assert!(hybrid >= 0.92, "hybrid dev macro-F1 {hybrid:.3}");
+    assert!(hybrid >= 0.90, "hybrid dev macro-F1 {hybrid:.3}");
     assert!(
         hybrid > heuristic,
         "hybrid {hybrid:.3} vs heuristic {heuristic:.3}"
