@@ -594,6 +594,10 @@ pub fn find_questions(message: &str) -> Questions {
             Some(Dropped::Quotation)
         } else if opens_with(&head, REPORTED_OPENERS) {
             Some(Dropped::Reported)
+        } else if head.starts_with("what if ") && !addresses_user(&head) {
+            // "What if `items()` returns `None`?", "What if we make the
+            // two paths identical?": the agent weighing a case itself.
+            Some(Dropped::SelfPursued)
         } else if (is_conditional_invitation(text, &head)
             && !*waits.get_or_insert_with(|| waits_for_answer(message)))
             || opens_with(
@@ -798,6 +802,22 @@ mod tests {
                 "Let me know if you'd like the cache on. I'll wait for your answer before continuing."
             ),
             ["Let me know if you'd like the cache on."]
+        );
+    }
+
+    #[test]
+    fn musings_and_closings_ask_nothing() {
+        for m in [
+            "Edge case. What if `items()` returns `None`? Then it breaks.",
+            "What if we make the fused path identical to the plain one?",
+            "All done! What's next on the agenda?",
+            "Task complete! Just let me know what you need!",
+        ] {
+            assert!(kept(m).is_empty(), "{m}");
+        }
+        assert_eq!(
+            kept("What if you run it with --debug?"),
+            ["What if you run it with --debug?"]
         );
     }
 
