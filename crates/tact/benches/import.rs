@@ -149,7 +149,7 @@ fn import(c: &mut Criterion) {
         ),
         (
             Format::SpecStory,
-            "fixtures/logs/specstory/resolving-typescript-process-error.md",
+            "fixtures/logs/specstory/2026-02-27_18-12-11Z-i-want-to-be.md",
         ),
         (Format::Cline, ""),
         (Format::GeminiCli, ""),
