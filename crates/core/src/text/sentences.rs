@@ -99,7 +99,9 @@ pub(super) fn starts_list_item(rest: &str) -> bool {
 
 /// Where the unfenced code starting at the line `text[at..]` ends (the
 /// end of its last line), or `None` when the line is prose: a `<source>`
-/// block (to its `</source>`, or the end of the text), a diff (from a
+/// block (to its `</source>`, or the end of the text), the model's
+/// reasoning in `<think>`, `<thinking>` or `<thinking-content-…>` (to its
+/// closing tag), a diff (from a
 /// `diff --git`, `--- a/` or `@@ -` line to the first line that is no
 /// diff line), a file tree (`├──`, `└──`, `│` lines) or a run of lines
 /// that read as code ([`is_code_line`]). Each line is read once.
@@ -119,6 +121,21 @@ fn unfenced_code_end(text: &str, at: usize) -> Option<usize> {
         }
         end
     };
+    // The model's reasoning (`<think>`, `<thinking>`, Aider's
+    // `<thinking-content-…>`) is not addressed to the user: read as code.
+    for (open, close) in [
+        ("<thinking-content", "</thinking-content"),
+        ("<thinking>", "</thinking>"),
+        ("<think>", "</think>"),
+    ] {
+        if first.starts_with(open) {
+            return Some(
+                text[at..]
+                    .find(close)
+                    .map_or(text.len(), |n| line_end(at + n)),
+            );
+        }
+    }
     if first.starts_with("<source") {
         return Some(
             text[at..]

@@ -5,7 +5,8 @@
 //! records (the title). Sub-agent records (`isSidechain`) and meta
 //! messages are not the user's exchange with the agent: they are skipped.
 //! An `AskUserQuestion` call is a question to the user: its questions end
-//! the turn as the agent's response, and the answer opens the next.
+//! the turn as the agent's response, and the answer opens the next (as
+//! Codex's `request_user_input` does in [`super::codex`]).
 //!
 //! A resumed session replays its earlier chain under a second root
 //! (`parentUuid: null`): a record whose `uuid` was read already, an
@@ -201,8 +202,10 @@ impl State {
     }
 }
 
-/// The questions of an `AskUserQuestion` call, one a line.
-fn questions(input: &Value) -> String {
+/// The questions of an `AskUserQuestion` call (or Codex's
+/// `request_user_input`, whose arguments have the same `questions`), one a
+/// line.
+pub(crate) fn questions(input: &Value) -> String {
     let mut out = Vec::new();
     if let Some(Value::Array(qs)) = input.get("questions") {
         for q in qs {

@@ -11,6 +11,9 @@
 //! A call failed when its output says so: a non-zero exit code
 //! (`Process exited with code N`, `"exit_code": N`), `<tool> failed: ...`,
 //! or a later `exec_command_end` / `patch_apply_end` that reports it.
+//!
+//! A `request_user_input` call asks the user: its questions end the turn
+//! as the agent's response, and its output (the answer) opens the next.
 
 use std::sync::LazyLock;
 
@@ -20,6 +23,9 @@ use serde_json::Value;
 use super::{LogMeta, Sink, str_at, text_of};
 
 /// Whether a first record looks like a Codex rollout's.
+/// The tool by which Codex asks the user questions.
+const ASK: &str = "request_user_input";
+
 pub(crate) fn looks_like(v: &Value) -> bool {
     matches!(
         str_at(v, "type"),
@@ -59,6 +65,8 @@ pub(crate) struct State {
     batch: u64,
     /// Whether the previous item was a call (the next joins its step).
     in_batch: bool,
+    /// Open `request_user_input` calls (their output is the user's answer).
+    asks: std::collections::HashSet<String>,
     /// The user's last message: a rollout writes it twice (a
     /// `response_item` and an `event_msg`), or only as one of them.
     last_user: String,
@@ -146,12 +154,19 @@ impl State {
                 let params = serde_json::from_str::<Value>(args)
                     .unwrap_or_else(|_| serde_json::json!({ "arguments": args }));
                 let group = self.next_group();
-                sink.asm.call(
-                    call_id,
-                    str_at(p, "name").unwrap_or(""),
-                    params,
-                    Some(&group),
-                );
+                let name = str_at(p, "name").unwrap_or("");
+                // `request_user_input` asks the user: its questions end the
+                // turn as the agent's response, its output (the answer)
+                // opens the next, as Claude Code's `AskUserQuestion`.
+                let asked = (name == ASK).then(|| super::claude::questions(&params));
+                sink.asm.call(call_id, name, params, Some(&group));
+                if let Some(asked) = asked.filter(|q| !q.is_empty()) {
+                    if let Some(id) = call_id {
+                        self.asks.insert(id.to_owned());
+                    }
+                    self.in_batch = false;
+                    sink.asm.assistant(&asked);
+                }
             }
             "custom_tool_call" => {
                 let params =
@@ -190,6 +205,9 @@ impl State {
                         .and_then(Value::as_bool)
                         != Some(false);
                 sink.asm.result(call_id.unwrap_or(""), &output, ok);
+                if call_id.is_some_and(|id| self.asks.remove(id)) && ok {
+                    self.user(&output, sink);
+                }
             }
             _ => sink.meta.skipped += 1,
         }
@@ -229,5 +247,29 @@ impl State {
             }
             _ => sink.meta.skipped += 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::import::{Format, import_text};
+
+    /// `request_user_input` asks the user: its questions end the turn, its
+    /// output (the answer) opens the next.
+    #[test]
+    fn request_user_input_asks_and_its_output_answers() {
+        let log = [
+            r#"{"type":"session_meta","payload":{"id":"s1","cwd":"/w","cli_version":"0.125.0"}}"#,
+            r#"{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"run it as a service"}]}}"#,
+            r#"{"type":"response_item","payload":{"type":"function_call","name":"request_user_input","call_id":"q1","arguments":"{\"questions\":[{\"header\":\"Mode\",\"id\":\"mode\",\"question\":\"Which mode do you want first?\",\"options\":[{\"label\":\"launchd\"}]}]}"}}"#,
+            r#"{"type":"response_item","payload":{"type":"function_call_output","call_id":"q1","output":"launchd"}}"#,
+            r#"{"type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}}"#,
+        ]
+        .join("\n");
+        let l = import_text(Format::Codex, &log, "r.jsonl").unwrap();
+        assert_eq!(l.turns.len(), 2, "{:?}", l.turns);
+        assert_eq!(l.turns[0].response, "Which mode do you want first?");
+        assert_eq!(l.turns[1].prompt, "launchd");
+        assert_eq!(l.turns[1].response, "Done.");
     }
 }

@@ -8,14 +8,16 @@
 //!
 //! A user section is the user's prompt. An assistant section's parts are
 //! its words or its tool uses: a `<tool-use data-tool-name="X">` block
-//! (newer versions), a `<details>` block whose `<summary>` says what ran
+//! (newer versions; a shell tool's command, named in its summary, is the
+//! call's `command`), a `<details>` block whose `<summary>` says what ran
 //! (`Listed directory P`, `Searched codebase "Q"`, `Grep search for "Q"`,
 //! `Searched web "Q"`, ...: a call named by the summary's words, with the
 //! block as its output; newer versions write reasoning, words and these
 //! blocks in one part, which is cut at them), `Read file: P`, a part that is one fenced block
 //! (a `diff` or a `lang:path` block is an `edit` of that file, any other
 //! a `terminal` command), and `Cancelled` (the user cancelled the call:
-//! a failed call). `Thought Process` blocks are the agent's reasoning,
+//! a failed call). A `request_user_input` or `AskUserQuestion` tool block
+//! asks the user: its questions are the agent's words. `Thought Process` blocks are the agent's reasoning,
 //! skipped. Code fences are respected: a `---` or a heading inside one is
 //! text. The agent's last words before the next user section are the
 //! turn's response.
@@ -73,6 +75,8 @@ pub(crate) struct State {
     fence: Option<String>,
     /// Inside a `<tool-use>` or `<details>` block (a `---` there is text).
     block_depth: usize,
+    /// Inside a newer version's `<tool-use>` block (to `</tool-use>`).
+    in_tool_use: bool,
     calls: usize,
 }
 
@@ -80,6 +84,19 @@ impl State {
     /// One line of the history.
     pub(crate) fn line(&mut self, line: &str, sink: &mut Sink) {
         let t = line.trim();
+        // A `<tool-use>` block runs to its closing tag whatever its output
+        // holds (a README's own code fences, `---`), or to the next role
+        // line if the tag is missing.
+        if self.in_tool_use {
+            if role_of(t).is_none() {
+                self.part.push(line.to_owned());
+                if t.contains("</tool-use>") {
+                    self.in_tool_use = false;
+                }
+                return;
+            }
+            self.in_tool_use = false;
+        }
         if let Some(fence) = &self.fence {
             if t.starts_with(fence.as_str()) && t.trim_start_matches('`').trim().is_empty() {
                 self.fence = None;
@@ -113,6 +130,11 @@ impl State {
                 return;
             }
         }
+        if t.starts_with("<tool-use") && !t.contains("</tool-use>") && self.block_depth == 0 {
+            self.in_tool_use = true;
+            self.part.push(line.to_owned());
+            return;
+        }
         if t.starts_with("<tool-use") || t.starts_with("<details") {
             self.block_depth += 1;
         }
@@ -125,6 +147,7 @@ impl State {
     /// The end of the history.
     pub(crate) fn end(&mut self, sink: &mut Sink) {
         self.fence = None;
+        self.in_tool_use = false;
         self.block_depth = 0;
         self.end_part(sink);
     }
@@ -183,7 +206,7 @@ impl State {
                     let lt = l.trim_start();
                     if lt.starts_with("<tool-use") {
                         depth += 1;
-                    } else if lt.starts_with("</tool-use>") {
+                    } else if lt.contains("</tool-use>") {
                         depth -= 1;
                         if depth == 0 {
                             break;
@@ -212,7 +235,32 @@ impl State {
         {
             let summary = summary_of(text).unwrap_or_default();
             let name = name.as_str().to_owned();
-            self.call(&name, json!({ "summary": summary }), text, true, sink);
+            // A shell tool's summary names its command (`Tool use:
+            // **exec_command** `ls``): kept as `command`, so guidance reads
+            // a new command as progress.
+            let command = (text.contains("data-tool-type=\"shell\""))
+                .then(|| {
+                    summary
+                        .strip_prefix("Tool use: ")
+                        .and_then(|r| r.strip_prefix(name.as_str()))
+                        .map(str::trim)
+                        .filter(|c| !c.is_empty())
+                })
+                .flatten();
+            let params = match command {
+                Some(c) => json!({ "summary": summary, "command": c }),
+                None => json!({ "summary": summary }),
+            };
+            self.call(&name, params, text, true, sink);
+            // Codex's `request_user_input` and Claude Code's
+            // `AskUserQuestion` ask the user: their questions are the
+            // agent's words.
+            if name == "request_user_input" || name == "AskUserQuestion" {
+                let asked = asked_questions(text);
+                if !asked.is_empty() {
+                    sink.asm.assistant(&asked);
+                }
+            }
             return;
         }
         if text.starts_with("<details") {
@@ -253,6 +301,45 @@ impl State {
         }
         sink.asm.assistant(text);
     }
+}
+
+/// The questions of a tool block that asks the user, one a line, as
+/// SpecStory prints the call's input: Go's map syntax (`questions:
+/// [map[header:… options:[…] question:Which mode?]]`, keys in order, so a
+/// question runs to the `]` closing its map) or JSON (`"question":
+/// "Which mode?"`). Linear in the block.
+fn asked_questions(block: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = block;
+    while let Some(at) = rest.find("question") {
+        let before = rest[..at].chars().next_back();
+        let after = &rest[at + "question".len()..];
+        rest = after;
+        if let Some(q) = after
+            .strip_prefix(':')
+            .filter(|_| matches!(before, Some(' ' | '[')))
+        {
+            // Go's map syntax: up to the `]` closing the map.
+            let end = q.find([']', '\n']).unwrap_or(q.len());
+            let text = q[..end].trim();
+            if !text.is_empty() {
+                out.push(text.to_owned());
+            }
+            rest = &q[end..];
+        } else if let Some(q) = after.strip_prefix("\":").filter(|_| before == Some('"')) {
+            // JSON: the string value, its escapes read by serde.
+            let q = q.trim_start();
+            let mut de = serde_json::Deserializer::from_str(q).into_iter::<String>();
+            if let Some(Ok(text)) = de.next() {
+                let text = text.trim();
+                if !text.is_empty() {
+                    out.push(text.to_owned());
+                }
+            }
+            rest = &q[de.byte_offset().min(q.len())..];
+        }
+    }
+    out.join("\n")
 }
 
 /// The text of a block's first `<summary>`, emphasis removed.
@@ -371,5 +458,41 @@ mod tests {
             "Tool use: read_file • Read file: src/lib.rs"
         );
         assert_eq!(t.events.len(), 2, "{:?}", t.events);
+    }
+
+    /// A tool's output holding code fences of its own (a README) ends at
+    /// `</tool-use>`, and Codex's `request_user_input` asks the user.
+    #[test]
+    fn tool_output_fences_and_questions_through_a_tool() {
+        let md = "<!-- Generated by SpecStory, Markdown v2.1.0 -->\n\n_**User (2026-02-27 18:12:11Z)**_\n\nrun it as a service\n\n---\n\n_**Agent (gpt-5.3-codex 2026-02-27 18:12:19Z)**_\n\n<tool-use data-tool-type=\"shell\" data-tool-name=\"exec_command\"><details>\n<summary>Tool use: **exec_command** `cat README.md`</summary>\n```\n# App\n```bash\nnpm start\n```\n---\n```\n</details></tool-use>\n\n_**Agent (gpt-5.3-codex 2026-02-27 18:12:25Z)**_\n\nThere are three ways to run it.\n\n_**Agent (gpt-5.3-codex 2026-02-27 18:12:47Z)**_\n\n<tool-use data-tool-type=\"unknown\" data-tool-name=\"request_user_input\"><details>\n<summary>Tool use: **request_user_input**</summary>\n\n**Input:**\n\n- questions: `[map[header:Mode id:mode options:[map[description:Use launchd. label:LaunchAgent]] question:Which mode do you want first?] map[header:Start id:start options:[] question:Start at login?]]`\n\n**Result:**\n\n</details></tool-use>\n";
+        let l = import_text(Format::SpecStory, md, "h.md").unwrap();
+        assert_eq!(l.turns.len(), 1);
+        let t = &l.turns[0];
+        let tools: Vec<&str> = t
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Tool(c) => Some(c.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(tools, ["exec_command", "request_user_input"]);
+        assert!(t.events.iter().any(
+            |e| matches!(e, Event::Assistant { text } if text == "There are three ways to run it.")
+        ));
+        assert_eq!(t.response, "Which mode do you want first?\nStart at login?");
+    }
+
+    #[test]
+    fn asked_questions_read_go_maps_and_json() {
+        assert_eq!(
+            super::asked_questions("- questions: `[map[id:a question:Which one?]]`"),
+            "Which one?"
+        );
+        assert_eq!(
+            super::asked_questions(r#"{"questions":[{"question": "Port \"80\"?"}]}"#),
+            "Port \"80\"?"
+        );
+        assert_eq!(super::asked_questions("questionable"), "");
     }
 }

@@ -284,7 +284,8 @@ pub(super) fn is_conditional_invitation(text: &str, head: &str) -> bool {
 }
 
 /// Whether a message says its agent waits for the user's answer ("I'll
-/// wait for your confirmation before proceeding."), so that even a
+/// wait for your confirmation before proceeding.") or cannot go on
+/// without it ("I cannot provide the edit ..."), so that even a
 /// conditional invitation in it asks.
 pub(super) fn waits_for_answer(message: &str) -> bool {
     let lower = message.to_lowercase().replace('\u{2019}', "'");
@@ -295,6 +296,14 @@ pub(super) fn waits_for_answer(message: &str) -> bool {
         "wait for your",
         "i'll hold off",
         "i will hold off",
+        // The agent says it cannot go on without the user.
+        "cannot provide",
+        "can't provide",
+        "cannot proceed",
+        "can't proceed",
+        "unable to proceed",
+        "need to proceed",
+        "before i can",
     ]
     .iter()
     .any(|w| lower.contains(w))

@@ -72,6 +72,26 @@ pub(super) const REQUEST_STARTS: &[&str] = &[
     "dimmi cosa",
     "dimmi come",
     "indicami",
+    // Russian: "please", and the imperatives that ask for an answer,
+    // information or an action (lower case, as the head is folded).
+    "пожалуйста",
+    "опишите",
+    "уточните",
+    "подтвердите",
+    "пришлите",
+    "укажите",
+    "сообщите",
+    "скажите",
+    "выберите",
+    "добавьте",
+    "напишите",
+    "расскажите",
+    "поделитесь",
+    "покажите",
+    "отправьте",
+    "вставьте",
+    "ответьте",
+    "дайте знать",
 ];
 
 /// Openers of a question written without its `?` ("what's the expected
@@ -283,6 +303,26 @@ pub(super) const ASKS_INSIDE: &[&str] = &[
     "avisame",
     "avísame",
     "dime ",
+    // Russian: a request after a leading clause ("Чтобы найти баг,
+    // добавьте в чат файлы:").
+    ", пожалуйста, ",
+    ", опишите ",
+    ", уточните ",
+    ", подтвердите ",
+    ", пришлите ",
+    ", укажите ",
+    ", сообщите ",
+    ", скажите ",
+    ", выберите ",
+    ", добавьте ",
+    ", напишите ",
+    ", расскажите ",
+    ", поделитесь ",
+    ", покажите ",
+    ", отправьте ",
+    ", вставьте ",
+    ", ответьте ",
+    "дайте знать",
 ];
 
 /// Requests that open with "please" and a verb asking the user to act or
