@@ -5,6 +5,9 @@
 //! Version 2: tool calls and guidance fires, and the indexes the queries
 //! use. SQLite takes indexes as separate `CREATE INDEX` statements (an
 //! `INDEX` clause inside `CREATE TABLE` is a syntax error).
+//! Version 3: the final consensus score.
+//! Version 4: the indexes no query uses dropped (PostgreSQL also drops its
+//! foreign keys: see `postgres/mod.rs`).
 
 use rusqlite::Connection;
 
@@ -95,6 +98,12 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // 3: the final consensus score of each scored run (NULL when unknown:
     // runs stored before, or ranked by the legacy consensus).
     "ALTER TABLE scores ADD COLUMN final_score REAL;",
+    // 4: no index on a column only a whole-table aggregate reads (the
+    // effort distribution, the most violated preferences, the fires by
+    // classifier read every row anyway): each cost every insert.
+    "DROP INDEX IF EXISTS idx_questions_effort;
+    DROP INDEX IF EXISTS idx_violations_preference;
+    DROP INDEX IF EXISTS idx_guidance_fires_classifier;",
 ];
 
 /// The schema version this build writes.

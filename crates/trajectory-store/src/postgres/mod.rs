@@ -125,6 +125,22 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX idx_guidance_fires_trajectory ON guidance_fires (trajectory_id);
     CREATE INDEX idx_guidance_fires_classifier ON guidance_fires (classifier);",
     "ALTER TABLE scores ADD COLUMN final_score DOUBLE PRECISION;",
+    // 4: as SQLite's, the indexes no query uses; and no foreign keys. A
+    // session's rows are written in one transaction with their parent's
+    // id (the ingest statements below), and removed with it by the key's
+    // delete, so the keys guard nothing an ingest can break, while each
+    // checked every child row (a trigger and a query per row: about a
+    // quarter of the server's time per session in `cargo xtask
+    // store-bench`). `integrity_check` looks for orphans instead.
+    "ALTER TABLE turns DROP CONSTRAINT IF EXISTS turns_trajectory_id_fkey;
+    ALTER TABLE questions DROP CONSTRAINT IF EXISTS questions_turn_id_fkey;
+    ALTER TABLE violations DROP CONSTRAINT IF EXISTS violations_turn_id_fkey;
+    ALTER TABLE scores DROP CONSTRAINT IF EXISTS scores_trajectory_id_fkey;
+    ALTER TABLE tool_calls DROP CONSTRAINT IF EXISTS tool_calls_trajectory_id_fkey;
+    ALTER TABLE guidance_fires DROP CONSTRAINT IF EXISTS guidance_fires_trajectory_id_fkey;
+    DROP INDEX IF EXISTS idx_questions_effort;
+    DROP INDEX IF EXISTS idx_violations_preference;
+    DROP INDEX IF EXISTS idx_guidance_fires_classifier;",
 ];
 
 // Both backends are at the same version, migration for migration.
@@ -132,6 +148,23 @@ const _: () = assert!(MIGRATIONS.len() as i64 == SCHEMA_VERSION);
 
 /// The migrations' advisory lock: (this constant, the schema's hash).
 const MIGRATION_LOCK: &str = "SELECT pg_advisory_xact_lock(hashtext('tact-trajectory-store'), hashtext(coalesce(current_schema(), '')))";
+
+/// A stored session's removal by its key, up to version 3: the foreign
+/// keys cascade.
+const DELETE_CASCADING: &str =
+    "DELETE FROM trajectories WHERE spec_id = $1 AND agent = $2 AND run_id = $3";
+
+/// A stored session's removal by its key, from version 4 (no foreign
+/// keys): the trajectory and every row of it, in one statement.
+const DELETE_SESSION: &str = "WITH tr AS (
+         DELETE FROM trajectories WHERE spec_id = $1 AND agent = $2 AND run_id = $3 RETURNING id),
+     t AS (DELETE FROM turns WHERE trajectory_id IN (SELECT id FROM tr) RETURNING id),
+     q AS (DELETE FROM questions WHERE turn_id IN (SELECT id FROM t)),
+     v AS (DELETE FROM violations WHERE turn_id IN (SELECT id FROM t)),
+     s AS (DELETE FROM scores WHERE trajectory_id IN (SELECT id FROM tr)),
+     c AS (DELETE FROM tool_calls WHERE trajectory_id IN (SELECT id FROM tr)),
+     g AS (DELETE FROM guidance_fires WHERE trajectory_id IN (SELECT id FROM tr))
+     SELECT 1";
 
 /// The ingest key's lock: two sessions of one key never interleave.
 const KEY_LOCK: &str = "SELECT pg_advisory_xact_lock(hashtext('tact-ingest'), hashtext($1 || chr(31) || $2 || chr(31) || $3))";
@@ -322,17 +355,12 @@ impl Postgres {
     }
 
     pub(crate) fn integrity_check(&self) -> Result<Result<(), Vec<String>>, Error> {
-        let rows = self.block(self.client.query(
-            "SELECT 'turns without their trajectory', COUNT(*) FROM turns t
-                 WHERE NOT EXISTS (SELECT 1 FROM trajectories tr WHERE tr.id = t.trajectory_id)
-             UNION ALL SELECT 'questions without their turn', COUNT(*) FROM questions q
-                 WHERE NOT EXISTS (SELECT 1 FROM turns t WHERE t.id = q.turn_id)
-             UNION ALL SELECT 'violations without their turn', COUNT(*) FROM violations v
-                 WHERE NOT EXISTS (SELECT 1 FROM turns t WHERE t.id = v.turn_id)
-             UNION ALL SELECT 'scores without their trajectory', COUNT(*) FROM scores s
-                 WHERE NOT EXISTS (SELECT 1 FROM trajectories tr WHERE tr.id = s.trajectory_id)",
-            &[],
-        ))?;
+        let sql = if self.version >= 2 {
+            format!("{INTEGRITY}{INTEGRITY_CALLS}")
+        } else {
+            INTEGRITY.to_owned()
+        };
+        let rows = self.block(self.client.query(&sql, &[]))?;
         let problems: Vec<String> = rows
             .iter()
             .filter_map(|r| {
@@ -346,7 +374,28 @@ impl Postgres {
             Err(problems)
         })
     }
+}
 
+/// The integrity check: rows whose parent is gone (none when every write
+/// went through `ingest`).
+const INTEGRITY: &str = "SELECT 'turns without their trajectory', COUNT(*) FROM turns t
+                 WHERE NOT EXISTS (SELECT 1 FROM trajectories tr WHERE tr.id = t.trajectory_id)
+             UNION ALL SELECT 'questions without their turn', COUNT(*) FROM questions q
+                 WHERE NOT EXISTS (SELECT 1 FROM turns t WHERE t.id = q.turn_id)
+             UNION ALL SELECT 'violations without their turn', COUNT(*) FROM violations v
+                 WHERE NOT EXISTS (SELECT 1 FROM turns t WHERE t.id = v.turn_id)
+             UNION ALL SELECT 'scores without their trajectory', COUNT(*) FROM scores s
+                 WHERE NOT EXISTS (SELECT 1 FROM trajectories tr WHERE tr.id = s.trajectory_id)
+";
+
+/// The integrity check's part for the tables of version 2.
+const INTEGRITY_CALLS: &str = "
+     UNION ALL SELECT 'tool calls without their trajectory', COUNT(*) FROM tool_calls c
+         WHERE NOT EXISTS (SELECT 1 FROM trajectories tr WHERE tr.id = c.trajectory_id)
+     UNION ALL SELECT 'guidance fires without their trajectory', COUNT(*) FROM guidance_fires g
+         WHERE NOT EXISTS (SELECT 1 FROM trajectories tr WHERE tr.id = g.trajectory_id)";
+
+impl Postgres {
     fn statements(&mut self) -> Result<(), Error> {
         if self.statements.is_some() {
             return Ok(());
@@ -360,7 +409,7 @@ impl Postgres {
             Ok::<_, tokio_postgres::Error>(Statements {
                 lock: p(KEY_LOCK, &[Type::TEXT, Type::TEXT, Type::TEXT]).await?,
                 delete: p(
-                    "DELETE FROM trajectories WHERE spec_id = $1 AND agent = $2 AND run_id = $3",
+                    if version >= 4 { DELETE_SESSION } else { DELETE_CASCADING },
                     &[Type::TEXT, Type::TEXT, Type::TEXT],
                 )
                 .await?,

@@ -137,6 +137,19 @@ fn a_session_sent_again_is_stored_once() {
         assert_eq!(got.session.turns.len(), 1, "{name}: the last one wins");
         assert_eq!(store.effort_distribution(None).unwrap().low, 1, "{name}");
         assert_eq!(store.integrity_check().unwrap(), Ok(()), "{name}");
+        // The earlier copy is gone whole: only the last one's rows remain
+        // (PostgreSQL removes them by the key's delete, with no foreign
+        // key to cascade).
+        let counts = store.counts_by_session().unwrap();
+        assert_eq!(counts.len(), 1, "{name}");
+        let c = &counts[0].1;
+        assert_eq!(
+            (c.turns, c.questions, c.violations, c.scores),
+            (1, 1, 1, 1),
+            "{name}: {c:?}"
+        );
+        assert_eq!(c.tool_calls as usize, s.tool_calls.len(), "{name}");
+        assert_eq!(c.guidance_fires as usize, s.guidance.len(), "{name}");
     }
 }
 
