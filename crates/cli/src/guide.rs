@@ -1,10 +1,12 @@
 //! `tact guide`: which guidance classifiers fire on a trajectory and why
 //! (`tact guide FILE`), and live guidance over a stream of events
 //! (`tact guide --follow`, events as JSONL on stdin, nudges printed the
-//! moment they fire, with cooldowns applied). An agent's own log (Claude
-//! Code, Codex, OpenHands, SWE-agent, Aider; detected by content, or
-//! `--format`) is read as the trajectory, whole or live (`--follow FILE`
-//! reads it as the agent appends to it, `tail -f` style).
+//! moment they fire, with cooldowns applied). An agent's own log (every
+//! format `tact::import` reads; detected by content, or `--format`) is
+//! replayed event by event through [`Guide::replay`], as `tact run` replays
+//! it: whole (`tact guide FILE`: every nudge and where it fired) or live
+//! (`--follow FILE` reads it as the agent appends to it, `tail -f` style).
+//! tact's own labelled trajectories keep their verdicts at the end.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -44,7 +46,9 @@ pub struct GuideArgs {
     /// this says otherwise.
     #[arg(long)]
     pub mode: Option<Mode>,
-    /// Print JSON: one object per trajectory, or per nudge with --follow.
+    /// Print JSON: one object per trajectory (an agent's log's: its
+    /// nudges, each as --follow prints it, and each classifier's fires),
+    /// or one per nudge with --follow.
     #[arg(long)]
     pub json: bool,
 }

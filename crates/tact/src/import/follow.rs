@@ -120,6 +120,26 @@ impl Follower {
         self.format
     }
 
+    /// The log's title once it says one (a Claude Code `summary`, a
+    /// SpecStory heading): the context a whole read gives the session.
+    pub fn title(&self) -> Option<&str> {
+        self.sink.meta.title.as_deref()
+    }
+
+    /// The agent's latest message while nothing after it says yet whether
+    /// it is an intermediate message or the turn's response (the importer
+    /// decides at the next call or user message): what a reader shows,
+    /// provisionally, while the log is idle, so the agent's question is
+    /// seen while the agent waits for the user. `None` when the agent has
+    /// nothing pending, and for a one-document log (each read of it is
+    /// whole: its last message is already out as the response).
+    pub fn draft(&self) -> Option<String> {
+        if !self.format.is_line_based() {
+            return None;
+        }
+        self.parser.draft(self.format, &self.sink)
+    }
+
     /// Takes the bytes that arrived: the events they complete, and the
     /// problems of the lines they end (each naming source and line; the
     /// stream goes on past them).
@@ -201,6 +221,9 @@ impl Follower {
 
     /// The events of `log` beyond those already returned.
     fn new_events(&mut self, log: &ImportedLog) -> Vec<Event> {
+        if self.sink.meta.title.is_none() {
+            self.sink.meta.title.clone_from(&log.meta.title);
+        }
         let new: Vec<Event> = log.events().into_iter().skip(self.emitted).collect();
         self.emitted += new.len();
         new
