@@ -918,6 +918,74 @@ mod tests {
         assert!(parse_inputs("d.json", "42").is_err());
     }
 
+    /// A log is replayed as `--follow` replays it: the same nudges, at the
+    /// same events, each classifier counted.
+    #[test]
+    fn a_log_is_replayed_as_follow_replays_it() {
+        let call = |i: u32| {
+            format!(
+                r#"{{"type":"assistant","sessionId":"s","message":{{"id":"m{i}","content":[{{"type":"tool_use","id":"t{i}","name":"Bash","input":{{"command":"npm ci"}}}}]}}}}
+{{"type":"user","sessionId":"s","message":{{"content":[{{"type":"tool_result","tool_use_id":"t{i}","content":"npm ERR! code EINTEGRITY","is_error":true}}]}}}}
+"#
+            )
+        };
+        let mut log = String::from(
+            r#"{"type":"user","sessionId":"s","message":{"role":"user","content":"Install it."}}"#,
+        );
+        log.push('\n');
+        for i in 0..4 {
+            log.push_str(&call(i));
+        }
+        let format = tact::import::Format::ClaudeCode;
+        let mut out = Vec::new();
+        run_guide_log("l.jsonl", &log, format, Mode::Interactive, true, &mut out).unwrap();
+        let r: Value = serde_json::from_slice(&out).unwrap();
+        let mut followed = Vec::new();
+        follow_log(
+            log.as_bytes(),
+            format,
+            "l.jsonl",
+            Mode::Interactive,
+            true,
+            &mut followed,
+            &mut Vec::new(),
+        )
+        .unwrap();
+        let lines: Vec<Value> = String::from_utf8(followed)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(r["nudges"], Value::Array(lines));
+        assert_eq!(r["nudges"][0]["classifier"], "error_streak");
+        assert_eq!(r["nudges"][0]["event"], 3);
+        assert_eq!(r["fires"]["error_streak"], 1);
+        assert_eq!(r["fires"]["doom_loop"], 1);
+        assert_eq!(r["fires"]["large_output"], 0);
+        assert_eq!(
+            (r["turns"].as_u64(), r["events"].as_u64()),
+            (Some(1), Some(5))
+        );
+
+        let mut out = Vec::new();
+        run_guide_log("l.jsonl", &log, format, Mode::Interactive, false, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with(
+                "l.jsonl (claude-code) `s`: interactive mode, 1 turn, 5 events replayed, "
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("  [event 3 · agent turn 3] error_streak 0.50  3 consecutive errors\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  fires: doom_loop 1, error_streak 1"),
+            "{text}"
+        );
+    }
+
     #[test]
     fn follow_prints_nudges_as_they_fire() {
         let fail = r#"{"type":"tool","name":"shell","params":{"command":"npm ci"},"ok":false,"output":"npm ERR! code EINTEGRITY"}"#;
