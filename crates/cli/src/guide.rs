@@ -255,6 +255,11 @@ struct LogReport {
     fires: BTreeMap<String, usize>,
 }
 
+/// A trajectory's or log's id as its report's first line shows it.
+fn shown_id(id: Option<&str>) -> String {
+    id.map(|i| format!(" `{i}`")).unwrap_or_default()
+}
+
 /// `n` and `what`, plural unless `n` is 1.
 fn counted(n: usize, what: &str) -> String {
     if n == 1 {
@@ -265,10 +270,7 @@ fn counted(n: usize, what: &str) -> String {
 }
 
 fn write_log_report(r: &LogReport, out: &mut impl Write) -> Result<()> {
-    let id =
-        r.id.as_deref()
-            .map(|i| format!(" `{i}`"))
-            .unwrap_or_default();
+    let id = shown_id(r.id.as_deref());
     writeln!(
         out,
         "{}{id}: {} mode, {}, {} replayed, {}",
@@ -661,10 +663,7 @@ fn redacted(text: &[u8]) -> String {
 }
 
 fn write_report(r: &GuideReport, out: &mut impl Write) -> Result<()> {
-    let id =
-        r.id.as_deref()
-            .map(|i| format!(" `{i}`"))
-            .unwrap_or_default();
+    let id = shown_id(r.id.as_deref());
     writeln!(
         out,
         "{}{id}: {} mode, {} events, {} calls in window, {} pending",
