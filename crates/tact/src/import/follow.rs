@@ -277,6 +277,37 @@ mod tests {
     }
 
     #[test]
+    fn the_agents_held_message_is_a_draft_until_what_follows_says_what_it_is() {
+        let user = |t: &str| {
+            format!(
+                r#"{{"type":"user","sessionId":"s","message":{{"role":"user","content":"{t}"}}}}"#
+            ) + "\n"
+        };
+        let said = r#"{"type":"assistant","sessionId":"s","message":{"id":"m1","content":[{"type":"text","text":"Redis or in-process?"}]}}"#.to_owned() + "\n";
+        let mut f = Follower::new(Format::ClaudeCode, "live.jsonl");
+        assert_eq!(f.push(user("Add a cache.").as_bytes()).0.len(), 1);
+        assert_eq!(f.draft(), None);
+        // Held: not returned until the user's reply, but a draft meanwhile.
+        assert!(f.push(said.as_bytes()).0.is_empty());
+        assert_eq!(f.draft().as_deref(), Some("Redis or in-process?"));
+        let (events, _) = f.push(user("In-process.").as_bytes());
+        assert_eq!(events[0], Event::assistant("Redis or in-process?"));
+        assert_eq!(f.draft(), None);
+
+        // Aider's reader holds the reply itself, until the next prompt.
+        let mut f = Follower::new(Format::Aider, "live.md");
+        let (events, _) = f.push(b"#### add a cache  \n\nRedis or in-process?\n");
+        assert_eq!(events, [Event::user("add a cache")]);
+        assert_eq!(f.draft().as_deref(), Some("Redis or in-process?"));
+        // Read on copies: the reply still comes out whole.
+        let (events, _) = f.finish();
+        assert!(
+            events.contains(&Event::assistant("Redis or in-process?")),
+            "{events:?}"
+        );
+    }
+
+    #[test]
     fn bad_lines_are_reported_with_their_number_and_the_stream_goes_on() {
         let mut f = Follower::new(Format::Codex, "live.jsonl");
         let (_, errs) = f.push(b"not json\n\xff\n");
