@@ -176,6 +176,9 @@ pub struct LogFollower {
     /// The draft last sent, while no step came after it (the view still
     /// shows it).
     drafted: Option<String>,
+    /// Bytes arrived since the last [`LogFollower::idle`] (else the draft
+    /// cannot have changed, and is not read again).
+    fresh: bool,
 }
 
 impl LogFollower {
@@ -186,6 +189,7 @@ impl LogFollower {
             turns: TurnSteps::new(),
             titled: false,
             drafted: None,
+            fresh: false,
         }
     }
 
@@ -220,6 +224,9 @@ impl LogFollower {
     /// message, not yet known to be the response, as a [`Step::Draft`]
     /// when it is not the one shown already.
     pub fn idle(&mut self, out: &mut Vec<Step>) {
+        if !std::mem::take(&mut self.fresh) {
+            return;
+        }
         let draft = self
             .follower
             .draft()
@@ -236,6 +243,7 @@ impl LogFollower {
 
     /// The steps of `events`, after the context if the log just said it.
     fn steps(&mut self, events: Vec<Event>, out: &mut Vec<Step>) {
+        self.fresh = true;
         let before = out.len();
         if !self.titled {
             if let Some(title) = self.follower.title() {
