@@ -1,10 +1,12 @@
 //! `tact guide`: which guidance classifiers fire on a trajectory and why
 //! (`tact guide FILE`), and live guidance over a stream of events
 //! (`tact guide --follow`, events as JSONL on stdin, nudges printed the
-//! moment they fire, with cooldowns applied). An agent's own log (Claude
-//! Code, Codex, OpenHands, SWE-agent, Aider; detected by content, or
-//! `--format`) is read as the trajectory, whole or live (`--follow FILE`
-//! reads it as the agent appends to it, `tail -f` style).
+//! moment they fire, with cooldowns applied). An agent's own log (every
+//! format `tact::import` reads; detected by content, or `--format`) is
+//! replayed event by event through [`Guide::replay`], as `tact run` replays
+//! it: whole (`tact guide FILE`: every nudge and where it fired) or live
+//! (`--follow FILE` reads it as the agent appends to it, `tail -f` style).
+//! tact's own labelled trajectories keep their verdicts at the end.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
@@ -44,7 +46,9 @@ pub struct GuideArgs {
     /// this says otherwise.
     #[arg(long)]
     pub mode: Option<Mode>,
-    /// Print JSON: one object per trajectory, or per nudge with --follow.
+    /// Print JSON: one object per trajectory (an agent's log's: its
+    /// nudges, each as --follow prints it, and each classifier's fires),
+    /// or one per nudge with --follow.
     #[arg(long)]
     pub json: bool,
 }
@@ -174,8 +178,11 @@ pub fn run_guide_log(
     guide_imported(source, log, format, mode, json, out)
 }
 
-/// `tact guide` on an imported log: its events classified as one
-/// trajectory (records the import skipped are warned of on stderr).
+/// `tact guide` on an imported log: its events replayed through a
+/// [`Guide`] as a host saw them happen ([`Guide::replay`], what `tact run`
+/// and `--follow` do), each nudge reported with where it fired, then how
+/// often each classifier fired (records the import skipped are warned of
+/// on stderr).
 fn guide_imported(
     source: &str,
     mut log: tact::import::ImportedLog,
@@ -187,30 +194,115 @@ fn guide_imported(
     for p in std::mem::take(&mut log.problems) {
         eprintln!("warning: {}", redacted(p.to_string().as_bytes()));
     }
-    let input = GuideInput {
+    let id = log
+        .meta
+        .session_id
+        .clone()
+        .or_else(|| log.meta.task.clone());
+    let turns = log.turns.len();
+    let mut guide = Guide::new(mode);
+    let fires = tact_guidance::default_providers()
+        .iter()
+        .map(|p| (p.classifier.name().to_owned(), 0))
+        .collect();
+    let mut r = LogReport {
         source: format!("{source} ({format})"),
-        trajectory: Trajectory {
-            id: log
-                .meta
-                .session_id
-                .clone()
-                .or_else(|| log.meta.task.clone()),
-            events: log.into_events(),
-            mode,
-            ..Trajectory::default()
-        },
-        expect: None,
+        id,
+        mode,
+        turns,
+        events: 0,
+        nudges: Vec::new(),
+        fires,
     };
-    let r = report(&input);
+    for event in log.into_events() {
+        for n in guide.replay(&event) {
+            *r.fires.entry(n.classifier.clone()).or_insert(0) += 1;
+            r.nudges.push(NudgeLine::from(&n));
+        }
+        r.events += 1;
+    }
     let mut buf = Vec::new();
     if json {
         serde_json::to_writer(&mut buf, &r)?;
         writeln!(buf)?;
     } else {
-        write_report(&r, &mut buf)?;
+        write_log_report(&r, &mut buf)?;
     }
     out.write_all(redacted(&buf).as_bytes())?;
     out.flush()?;
+    Ok(())
+}
+
+/// What `tact guide FILE` reports for an agent's log: the nudges of its
+/// replay, in order (each as a `--follow --json` line), and how often each
+/// classifier fired.
+#[derive(Debug, Serialize)]
+struct LogReport {
+    /// The file and its format.
+    source: String,
+    /// The session's (or task's) id, if the log has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
+    /// The guidance mode of the replay.
+    mode: Mode,
+    /// The log's turns (exchanges opened by the user).
+    turns: usize,
+    /// Events replayed.
+    events: usize,
+    /// Every nudge, where it fired.
+    nudges: Vec<NudgeLine>,
+    /// Every default classifier's fires (0 for one that never fired).
+    fires: BTreeMap<String, usize>,
+}
+
+/// A trajectory's or log's id as its report's first line shows it.
+fn shown_id(id: Option<&str>) -> String {
+    id.map(|i| format!(" `{i}`")).unwrap_or_default()
+}
+
+/// `n` and `what`, plural unless `n` is 1.
+fn counted(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+fn write_log_report(r: &LogReport, out: &mut impl Write) -> Result<()> {
+    let id = shown_id(r.id.as_deref());
+    writeln!(
+        out,
+        "{}{id}: {} mode, {}, {} replayed, {}",
+        r.source,
+        r.mode,
+        counted(r.turns, "turn"),
+        counted(r.events, "event"),
+        counted(r.nudges.len(), "nudge")
+    )?;
+    if r.nudges.is_empty() {
+        writeln!(out, "  nothing fires")?;
+    }
+    for n in &r.nudges {
+        writeln!(
+            out,
+            "  [event {} · agent turn {}] {} {:.2}  {}",
+            n.event,
+            n.turn,
+            n.classifier,
+            n.confidence,
+            n.reason.as_deref().unwrap_or("")
+        )?;
+    }
+    let fired: Vec<String> = r
+        .fires
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(c, n)| format!("{c} {n}"))
+        .collect();
+    if !fired.is_empty() {
+        writeln!(out, "  fires: {}", fired.join(", "))?;
+    }
     Ok(())
 }
 
@@ -223,18 +315,9 @@ fn observe_all(
     out: &mut impl Write,
 ) -> Result<()> {
     for event in events {
-        if let Event::Tool(call) = &event {
-            // Proposed first, as a host sees a call before it runs.
-            for n in guide.propose(vec![PendingCall::new(
-                call.name.clone(),
-                call.params.clone(),
-            )]) {
-                write_nudge(&n, json, out)?;
-                summary.nudges += 1;
-            }
-        }
         summary.events += 1;
-        for n in guide.observe(&event) {
+        // A call proposed first, as a host sees it before it runs.
+        for n in guide.replay(&event) {
             write_nudge(&n, json, out)?;
             summary.nudges += 1;
         }
@@ -580,10 +663,7 @@ fn redacted(text: &[u8]) -> String {
 }
 
 fn write_report(r: &GuideReport, out: &mut impl Write) -> Result<()> {
-    let id =
-        r.id.as_deref()
-            .map(|i| format!(" `{i}`"))
-            .unwrap_or_default();
+    let id = shown_id(r.id.as_deref());
     writeln!(
         out,
         "{}{id}: {} mode, {} events, {} calls in window, {} pending",
@@ -655,32 +735,39 @@ pub struct FollowSummary {
     pub skipped: usize,
 }
 
-/// One `--follow --json` line.
-#[derive(Serialize)]
-struct NudgeLine<'a> {
+/// One nudge as `--follow --json` prints it (a line) and `tact guide
+/// --json` lists it for a log: where it fired (the event's position in
+/// the replay, the guide's turn clock), who fired and why.
+#[derive(Debug, Serialize)]
+struct NudgeLine {
     event: usize,
     turn: usize,
-    provider: &'a str,
-    classifier: &'a str,
+    provider: String,
+    classifier: String,
     confidence: f32,
     #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'a str>,
-    guidance: &'a str,
+    reason: Option<String>,
+    guidance: String,
+}
+
+impl From<&Nudge> for NudgeLine {
+    fn from(n: &Nudge) -> Self {
+        NudgeLine {
+            event: n.position,
+            turn: n.turn,
+            provider: n.provider.clone(),
+            classifier: n.classifier.clone(),
+            confidence: n.result.confidence,
+            reason: n.result.reason.clone(),
+            guidance: n.message.clone(),
+        }
+    }
 }
 
 fn write_nudge(n: &Nudge, json: bool, out: &mut impl Write) -> Result<()> {
     if json {
-        let line = NudgeLine {
-            event: n.position,
-            turn: n.turn,
-            provider: &n.provider,
-            classifier: &n.classifier,
-            confidence: n.result.confidence,
-            reason: n.result.reason.as_deref(),
-            guidance: &n.message,
-        };
         let mut buf = Vec::new();
-        serde_json::to_writer(&mut buf, &line)?;
+        serde_json::to_writer(&mut buf, &NudgeLine::from(n))?;
         writeln!(buf)?;
         out.write_all(redacted(&buf).as_bytes())?;
     } else {
@@ -828,6 +915,74 @@ mod tests {
         .unwrap_err();
         assert!(err.to_string().starts_with("c.jsonl:2: "), "{err}");
         assert!(parse_inputs("d.json", "42").is_err());
+    }
+
+    /// A log is replayed as `--follow` replays it: the same nudges, at the
+    /// same events, each classifier counted.
+    #[test]
+    fn a_log_is_replayed_as_follow_replays_it() {
+        let call = |i: u32| {
+            format!(
+                r#"{{"type":"assistant","sessionId":"s","message":{{"id":"m{i}","content":[{{"type":"tool_use","id":"t{i}","name":"Bash","input":{{"command":"npm ci"}}}}]}}}}
+{{"type":"user","sessionId":"s","message":{{"content":[{{"type":"tool_result","tool_use_id":"t{i}","content":"npm ERR! code EINTEGRITY","is_error":true}}]}}}}
+"#
+            )
+        };
+        let mut log = String::from(
+            r#"{"type":"user","sessionId":"s","message":{"role":"user","content":"Install it."}}"#,
+        );
+        log.push('\n');
+        for i in 0..4 {
+            log.push_str(&call(i));
+        }
+        let format = tact::import::Format::ClaudeCode;
+        let mut out = Vec::new();
+        run_guide_log("l.jsonl", &log, format, Mode::Interactive, true, &mut out).unwrap();
+        let r: Value = serde_json::from_slice(&out).unwrap();
+        let mut followed = Vec::new();
+        follow_log(
+            log.as_bytes(),
+            format,
+            "l.jsonl",
+            Mode::Interactive,
+            true,
+            &mut followed,
+            &mut Vec::new(),
+        )
+        .unwrap();
+        let lines: Vec<Value> = String::from_utf8(followed)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(r["nudges"], Value::Array(lines));
+        assert_eq!(r["nudges"][0]["classifier"], "error_streak");
+        assert_eq!(r["nudges"][0]["event"], 3);
+        assert_eq!(r["fires"]["error_streak"], 1);
+        assert_eq!(r["fires"]["doom_loop"], 1);
+        assert_eq!(r["fires"]["large_output"], 0);
+        assert_eq!(
+            (r["turns"].as_u64(), r["events"].as_u64()),
+            (Some(1), Some(5))
+        );
+
+        let mut out = Vec::new();
+        run_guide_log("l.jsonl", &log, format, Mode::Interactive, false, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with(
+                "l.jsonl (claude-code) `s`: interactive mode, 1 turn, 5 events replayed, "
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("  [event 3 · agent turn 3] error_streak 0.50  3 consecutive errors\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  fires: doom_loop 1, error_streak 1"),
+            "{text}"
+        );
     }
 
     #[test]

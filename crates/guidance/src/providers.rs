@@ -431,6 +431,23 @@ impl Guide {
         self.evaluate()
     }
 
+    /// Replays one event of a recorded session as a host saw it happen: a
+    /// tool call is first proposed (its parameters seen before it runs, as
+    /// `sensitive_content` needs), then observed with its result; any other
+    /// event is observed. The one way tact replays an agent's log, whole
+    /// (`tact run`, `tact guide FILE`) or live (`tact guide --follow`).
+    pub fn replay(&mut self, event: &Event) -> Vec<Nudge> {
+        let mut nudges = match event {
+            Event::Tool(call) => self.propose(vec![PendingCall::new(
+                call.name.clone(),
+                call.params.clone(),
+            )]),
+            _ => Vec::new(),
+        };
+        nudges.extend(self.observe(event));
+        nudges
+    }
+
     /// Evaluates every provider on the current state.
     pub fn evaluate(&mut self) -> Vec<Nudge> {
         let ctx = GuidanceContext::new(&self.analysis, &self.pending);
@@ -569,6 +586,30 @@ mod tests {
             ToolCall::new("db").params(json!({"password": "pw-123"})),
         ));
         assert!(g.pending().is_empty());
+    }
+
+    #[test]
+    fn a_replayed_call_is_proposed_before_it_is_observed() {
+        let call = Event::tool(ToolCall::new("db").params(json!({"password": "pw-123"})));
+        let mut g = Guide::new(Mode::Interactive);
+        assert!(g.replay(&Event::user("connect")).is_empty());
+        let n = g.replay(&call);
+        // Flagged while pending, at the position of the event before it.
+        assert_eq!(n.len(), 1, "{n:?}");
+        assert_eq!(
+            (n[0].provider.as_str(), n[0].position),
+            ("credential_warning", 0)
+        );
+        assert_eq!(g.analysis().position(), 2);
+        assert!(g.pending().is_empty());
+        // Observed alone, the call's parameters are not seen as pending.
+        let mut h = Guide::new(Mode::Interactive);
+        h.observe(&Event::user("connect"));
+        assert!(
+            h.observe(&call)
+                .iter()
+                .all(|n| n.provider != "credential_warning")
+        );
     }
 
     struct Silent;

@@ -276,6 +276,9 @@ pub struct App {
     pub(crate) first_nudge: usize,
     /// Rows of high-effort questions kept, in order.
     high_rows: VecDeque<usize>,
+    /// Rows at the transcript's end that show a draft ([`Step::Draft`]):
+    /// taken away by the next step.
+    draft_rows: usize,
     pub(crate) score: Option<ScoreView>,
     /// The interaction score after each scored turn of this session.
     pub(crate) spark: Vec<f64>,
@@ -361,6 +364,7 @@ impl App {
             nudges: VecDeque::new(),
             first_nudge: 0,
             high_rows: VecDeque::new(),
+            draft_rows: 0,
             score: None,
             spark: Vec::new(),
             tiers: [0; 4],
@@ -586,8 +590,14 @@ impl App {
 
     /// [`App::apply`] with the step's labels.
     fn apply_labeled(&mut self, step: Step, labels: Labels) {
+        if !matches!(step, Step::Labeled { .. }) {
+            // Whatever comes next says what the draft was.
+            self.clear_draft();
+        }
         match step {
             Step::Labeled { step, labels } => self.apply_labeled(*step, labels),
+            Step::Context(context) => self.session.context = Some(context),
+            Step::Draft { response } => self.show_draft(&response, labels.questions),
             Step::Begin(header) => self.begin(*header),
             Step::Turn { prompt } => {
                 self.session
@@ -621,6 +631,39 @@ impl App {
                 }
                 self.rescore(false);
             }
+        }
+    }
+
+    /// Shows a draft: the agent's message and its questions, as rows only
+    /// (no guidance, no score, no model call), until the next step.
+    fn show_draft(&mut self, text: &str, found: Option<Vec<Found>>) {
+        if text.is_empty() {
+            return;
+        }
+        let found = found.unwrap_or_else(|| {
+            self.classifiers
+                .questions(text, self.session.context.as_deref())
+        });
+        self.push_row(Row::new(RowKind::Draft, text));
+        for q in &found {
+            self.push_row(Row::new(RowKind::Question(q.effort), &q.text));
+        }
+        self.draft_rows = 1 + found.len();
+    }
+
+    /// Takes the draft's rows away, with what pointed at them.
+    fn clear_draft(&mut self) {
+        let n = std::mem::take(&mut self.draft_rows).min(self.rows.len());
+        if n == 0 {
+            return;
+        }
+        self.rows.truncate(self.rows.len() - n);
+        let end = self.end_row();
+        if self.cursor.is_some_and(|c| c >= end) {
+            self.cursor = None;
+        }
+        if self.top.is_some_and(|t| t >= end) {
+            self.top = None;
         }
     }
 

@@ -75,7 +75,10 @@ impl Classifiers {
             Step::Respond {
                 response,
                 questions: None,
-            } if !response.is_empty() => {
+            }
+            | Step::Draft { response }
+                if !response.is_empty() =>
+            {
                 labels.questions = Some(self.questions(response, context));
             }
             _ => {}
@@ -158,12 +161,20 @@ impl Labeler {
     }
 
     /// `step` with its labels ([`Step::Labeled`]) when a classifier reads
-    /// it, else `step` unchanged. A session's header sets the context its
-    /// questions are classified in, as the view does.
+    /// it, else `step` unchanged. A session's header (or a later
+    /// [`Step::Context`]) sets the context its questions are classified
+    /// in, as the view does.
     pub fn label(&mut self, step: Step) -> Step {
-        if let Step::Begin(header) = &step {
-            self.context.clone_from(&header.context);
-            return step;
+        match &step {
+            Step::Begin(header) => {
+                self.context.clone_from(&header.context);
+                return step;
+            }
+            Step::Context(context) => {
+                self.context = Some(context.clone());
+                return step;
+            }
+            _ => {}
         }
         let labels = self.classifiers.labels(&step, self.context.as_deref());
         if labels == Labels::default() {

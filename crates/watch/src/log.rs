@@ -152,13 +152,33 @@ impl TurnSteps {
     pub fn finish(&mut self, out: &mut Vec<Step>) {
         self.close_turn(out);
     }
+
+    /// The agent message held, not yet known to be the response.
+    pub fn held(&self) -> Option<&str> {
+        self.held.as_deref()
+    }
 }
 
 /// Follows a log of one format: bytes in, steps and warnings out.
+///
+/// The log's title, once read, comes out as a [`Step::Context`] before the
+/// steps it arrived with, so the questions are classified in the context
+/// a whole read gives them. While the log is idle ([`LogFollower::idle`]),
+/// the agent's latest message, which the importer holds until the next
+/// call or user message says what it is, comes out as a [`Step::Draft`]:
+/// the agent's question is seen while the agent waits for the user.
 #[derive(Debug)]
 pub struct LogFollower {
     follower: Follower,
     turns: TurnSteps,
+    /// The title was sent as the session's context.
+    titled: bool,
+    /// The draft last sent, while no step came after it (the view still
+    /// shows it).
+    drafted: Option<String>,
+    /// Bytes arrived since the last [`LogFollower::idle`] (else the draft
+    /// cannot have changed, and is not read again).
+    fresh: bool,
 }
 
 impl LogFollower {
@@ -167,6 +187,9 @@ impl LogFollower {
         Self {
             follower: Follower::new(format, source),
             turns: TurnSteps::new(),
+            titled: false,
+            drafted: None,
+            fresh: false,
         }
     }
 
@@ -179,22 +202,60 @@ impl LogFollower {
     /// problems of the lines they end come back (each naming its line).
     pub fn push(&mut self, bytes: &[u8], out: &mut Vec<Step>) -> Vec<String> {
         let (events, errors) = self.follower.push(bytes);
-        self.turns.push(events, out);
+        self.steps(events, out);
         errors.iter().map(ToString::to_string).collect()
     }
 
     /// A one-document log rewritten whole: the steps of its new events.
     pub fn replace_document(&mut self, bytes: &[u8], out: &mut Vec<Step>) {
         let events = self.follower.replace_document(bytes);
-        self.turns.push(events, out);
+        self.steps(events, out);
     }
 
     /// The end of the log: the last line, the held message, the open turn.
     pub fn finish(&mut self, out: &mut Vec<Step>) -> Vec<String> {
         let (events, errors) = self.follower.finish();
-        self.turns.push(events, out);
+        self.steps(events, out);
         self.turns.finish(out);
         errors.iter().map(ToString::to_string).collect()
+    }
+
+    /// The log is idle (no new bytes at a poll): the agent's latest
+    /// message, not yet known to be the response, as a [`Step::Draft`]
+    /// when it is not the one shown already.
+    pub fn idle(&mut self, out: &mut Vec<Step>) {
+        if !std::mem::take(&mut self.fresh) {
+            return;
+        }
+        let draft = self
+            .follower
+            .draft()
+            .or_else(|| self.turns.held().map(str::to_owned));
+        if let Some(text) = draft {
+            if self.drafted.as_deref() != Some(text.as_str()) {
+                out.push(Step::Draft {
+                    response: text.clone(),
+                });
+                self.drafted = Some(text);
+            }
+        }
+    }
+
+    /// The steps of `events`, after the context if the log just said it.
+    fn steps(&mut self, events: Vec<Event>, out: &mut Vec<Step>) {
+        self.fresh = true;
+        let before = out.len();
+        if !self.titled {
+            if let Some(title) = self.follower.title() {
+                self.titled = true;
+                out.push(Step::Context(title.to_owned()));
+            }
+        }
+        self.turns.push(events, out);
+        if out.len() > before {
+            // The view took the draft away.
+            self.drafted = None;
+        }
     }
 }
 
@@ -248,6 +309,27 @@ mod tests {
             })
             .collect();
         assert_eq!(responses, ["Hello first.", "Which file?", ""]);
+    }
+
+    /// A whole read classifies the questions in the log's title (the
+    /// session's context); followed live, the title comes out before the
+    /// first turn, so the questions are classified in it all the same.
+    #[test]
+    fn a_followed_log_says_its_title_before_its_turns() {
+        let log = "# Fixing the cache\n\n_**User**_\n\nAdd a cache.\n\n---\n\n_**Assistant**_\n\nRedis or in-process?\n\n---\n";
+        let path = Path::new("h.md");
+        let whole = log_steps(Format::SpecStory, log, path, &ImportDefaults::default()).unwrap();
+        assert!(
+            matches!(&whole[0], Step::Begin(s) if s.context.as_deref() == Some("Fixing the cache"))
+        );
+        let mut f = LogFollower::new(Format::SpecStory, "h.md");
+        let mut live = Vec::new();
+        for chunk in log.as_bytes().chunks(7) {
+            assert!(f.push(chunk, &mut live).is_empty());
+        }
+        assert!(f.finish(&mut live).is_empty());
+        assert_eq!(live[0], Step::Context("Fixing the cache".into()));
+        assert_eq!(&whole[1..], &live[1..]);
     }
 
     #[test]

@@ -150,6 +150,19 @@ pub enum Step {
     Event(Event),
     /// Calls the agent proposes next.
     Propose(Vec<PendingCall>),
+    /// The session's context became known (a followed log's title, which
+    /// a whole read puts in the header): the questions read from here are
+    /// classified in it.
+    Context(String),
+    /// The agent's latest message while a followed log is idle, not yet
+    /// known to be the turn's response or an intermediate message: shown
+    /// provisionally (with its questions), neither observed by guidance
+    /// nor scored, and taken away by the next step (which says what it
+    /// was) or replaced by the next draft.
+    Draft {
+        /// The message so far.
+        response: String,
+    },
     /// A step with what the classifiers said of it, labelled where it was
     /// read ([`Labeler`](crate::label::Labeler)): the view ingests the
     /// step without classifying it again.

@@ -19,6 +19,10 @@ pub(crate) enum RowKind {
     User(QueryType),
     /// An agent message (its questions follow as rows).
     Agent,
+    /// The agent's latest message while a followed log is idle, shown
+    /// provisionally (its questions follow as rows) until what follows
+    /// says whether it is the turn's response.
+    Draft,
     /// A question the agent asked, with its effort.
     Question(EffortLevel),
     /// A tool call (`ok`: it succeeded).

@@ -177,7 +177,8 @@ fn send_log(out: Vec<Step>, warnings: Vec<String>, send: &dyn Fn(Input) -> bool)
 
 /// Reads a log into steps: stdin to its end; a line-based file to its end,
 /// then whatever is appended (polled; read again from the top if it was
-/// truncated); a one-document file read again whole whenever its length or
+/// truncated; at each poll that finds nothing new, the agent's message held
+/// so far sent as a draft); a one-document file read again whole whenever its length or
 /// time changes (SWE-agent rewrites its `.traj` after each step).
 fn follow_log(
     source: &Source,
@@ -244,6 +245,12 @@ fn follow_log(
                 return Ok(());
             }
             continue;
+        }
+        // Idle: the agent's message held so far is shown as a draft.
+        let mut out = Vec::new();
+        log.idle(&mut out);
+        if !send_log(out, Vec::new(), send) {
+            return Ok(());
         }
         std::thread::sleep(POLL);
         if std::fs::metadata(path).is_ok_and(|m| m.len() < offset) {

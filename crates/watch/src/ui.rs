@@ -196,6 +196,11 @@ fn row_line<'a>(app: &'a App, theme: Theme, row: &'a crate::row::Row) -> Line<'a
             ])
         }
         RowKind::Agent => Line::from(vec![Span::styled("agent ", theme.dim()), Span::raw(text)]),
+        // Provisional: the log is idle after it, what it is not yet known.
+        RowKind::Draft => Line::from(vec![
+            Span::styled("agent…", theme.dim()),
+            Span::styled(text, Style::default().add_modifier(Modifier::ITALIC)),
+        ]),
         RowKind::Question(effort) => {
             let (style, label) = theme.effort(*effort);
             Line::from(vec![

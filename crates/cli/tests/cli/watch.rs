@@ -234,17 +234,31 @@ fn watch_follows_a_growing_claude_code_log() {
     tui.until("the call", |s| {
         s.contains("Read file_path=src/pricing.rs") && s.contains("Let me look at the client.")
     });
-    // The agent asks, the user answers: the question is tagged, the turn scored.
+    // The agent asks and waits: its question shows before the user
+    // replies (a draft, `agent…`, not scored yet).
     append(
         &path,
         &[
             r#"{"type":"assistant","sessionId":"s","message":{"id":"m2","model":"claude-x","role":"assistant","content":[{"type":"text","text":"Should the cache live in Redis or in process?"}]}}"#,
-            r#"{"type":"user","sessionId":"s","message":{"role":"user","content":"In process."}}"#,
         ],
+    );
+    let waiting = tui.until("the question, before the answer", |s| {
+        s.contains("agent…Should the cache live in Redis or in process?") && s.contains("  ?   [")
+    });
+    assert!(!waiting.contains("In process."), "{waiting}");
+    // The user answers: the question is the turn's response, the turn scored.
+    append(
+        &path,
+        &[r#"{"type":"user","sessionId":"s","message":{"role":"user","content":"In process."}}"#],
     );
     let asked = tui.until("the question and the answer", |s| {
         s.contains("  ?   [") && s.contains("In process.") && s.contains("turn 1")
     });
+    assert!(!asked.contains("agent…"), "the draft is gone: {asked}");
+    assert!(
+        asked.contains("agent Should the cache live in Redis or in process?"),
+        "{asked}"
+    );
     assert!(!asked.contains("│prog"), "no progress rows: {asked}");
     let end = tui.quit();
     assert!(end.contains("0 lines skipped"), "{end}");

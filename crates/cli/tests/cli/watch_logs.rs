@@ -1,7 +1,7 @@
 //! `tact watch` on agents' own logs: on every sample log it shows the
-//! turns, questions, score and nudges that `tact run` stores and ranks and
-//! `tact guide --follow` prints (all three read the log through
-//! `tact::import`); `--snapshot` pins a Claude Code session's real turn
+//! turns, questions, score and nudges that `tact run` stores and ranks,
+//! `tact guide --follow` prints and `tact guide FILE` reports (all read the
+//! log through `tact::import` and replay it through one `Guide::replay`); `--snapshot` pins a Claude Code session's real turn
 //! and question counts; `--latest` opens the newest session of Claude Code
 //! or Codex under a temporary home (their own variables honoured).
 
@@ -147,6 +147,29 @@ fn guide_nudges(format: &str, file: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// `tact guide --json FILE` (the whole log replayed): every nudge's event
+/// and classifier, and each classifier's count agreeing with them.
+fn guide_batch_nudges(file: &str) -> Vec<(usize, String)> {
+    let o = tact(&["guide", "--json", repo(file).to_str().unwrap()], None);
+    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let nudges: Vec<(usize, String)> = v["nudges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["event"].as_u64().unwrap() as usize,
+                n["classifier"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    for (classifier, count) in v["fires"].as_object().unwrap() {
+        let seen = nudges.iter().filter(|(_, c)| c == classifier).count();
+        assert_eq!(count.as_u64(), Some(seen as u64), "{file}: {classifier}");
+    }
+    nudges
+}
+
 /// The turns `tact run` stores for a log (through the same import).
 fn imported_turns(file: &str) -> usize {
     let path = repo(file);
@@ -159,7 +182,7 @@ fn imported_turns(file: &str) -> usize {
 }
 
 #[test]
-fn watch_shows_what_run_and_guide_show_on_every_sample_log() {
+fn watch_run_and_guide_whole_or_followed_agree_on_every_sample_log() {
     let dir = std::env::temp_dir().join(format!("tact-cli-watch-logs-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("run.db");
@@ -187,6 +210,11 @@ fn watch_shows_what_run_and_guide_show_on_every_sample_log() {
             watch.nudges,
             guide_nudges(&format, &file),
             "{file}: nudges\n{frame}"
+        );
+        assert_eq!(
+            watch.nudges,
+            guide_batch_nudges(&file),
+            "{file}: batch guide's nudges"
         );
     }
     let _ = std::fs::remove_dir_all(&dir);

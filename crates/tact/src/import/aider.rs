@@ -224,7 +224,7 @@ enum Step {
 /// with its `^^^ ` line. The report also ends at aider's next output line,
 /// a user message or a new chat (outside the blocks and fences it
 /// quotes), or the end of the log.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Rejected {
     lines: Vec<String>,
     paths: Vec<String>,
@@ -314,7 +314,7 @@ pub(crate) fn looks_like(head: &str) -> bool {
 }
 
 /// The reader's state across lines.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct State {
     user: Vec<String>,
     /// The agent's reply so far, its lines each ended by `\n`.

@@ -313,6 +313,24 @@ impl Assembler {
         self.started = false;
     }
 
+    /// The agent's latest message while nothing after it says whether it
+    /// is an intermediate message or the turn's response (and it was not
+    /// returned live yet): what a live reader shows provisionally while
+    /// the log is idle.
+    pub(crate) fn draft(&self) -> Option<&str> {
+        self.pending_text.as_deref().filter(|_| !self.pending_live)
+    }
+
+    /// A live assembler holding only this one's [`Assembler::draft`]: a
+    /// scratch for what a reader still holds, so its end can be read
+    /// without ending the log.
+    pub(crate) fn scratch(&self) -> Assembler {
+        Assembler {
+            pending_text: self.draft().map(str::to_owned),
+            ..Assembler::live()
+        }
+    }
+
     /// The events completed since the last call, oldest first.
     pub(crate) fn take_live(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.live)

@@ -120,6 +120,26 @@ impl Follower {
         self.format
     }
 
+    /// The log's title once it says one (a Claude Code `summary`, a
+    /// SpecStory heading): the context a whole read gives the session.
+    pub fn title(&self) -> Option<&str> {
+        self.sink.meta.title.as_deref()
+    }
+
+    /// The agent's latest message while nothing after it says yet whether
+    /// it is an intermediate message or the turn's response (the importer
+    /// decides at the next call or user message): what a reader shows,
+    /// provisionally, while the log is idle, so the agent's question is
+    /// seen while the agent waits for the user. `None` when the agent has
+    /// nothing pending, and for a one-document log (each read of it is
+    /// whole: its last message is already out as the response).
+    pub fn draft(&self) -> Option<String> {
+        if !self.format.is_line_based() {
+            return None;
+        }
+        self.parser.draft(self.format, &self.sink)
+    }
+
     /// Takes the bytes that arrived: the events they complete, and the
     /// problems of the lines they end (each naming source and line; the
     /// stream goes on past them).
@@ -201,6 +221,9 @@ impl Follower {
 
     /// The events of `log` beyond those already returned.
     fn new_events(&mut self, log: &ImportedLog) -> Vec<Event> {
+        if self.sink.meta.title.is_none() {
+            self.sink.meta.title.clone_from(&log.meta.title);
+        }
         let new: Vec<Event> = log.events().into_iter().skip(self.emitted).collect();
         self.emitted += new.len();
         new
@@ -251,6 +274,37 @@ mod tests {
             panic!("{e:?}")
         };
         assert!(!call.ok);
+    }
+
+    #[test]
+    fn the_agents_held_message_is_a_draft_until_what_follows_says_what_it_is() {
+        let user = |t: &str| {
+            format!(
+                r#"{{"type":"user","sessionId":"s","message":{{"role":"user","content":"{t}"}}}}"#
+            ) + "\n"
+        };
+        let said = r#"{"type":"assistant","sessionId":"s","message":{"id":"m1","content":[{"type":"text","text":"Redis or in-process?"}]}}"#.to_owned() + "\n";
+        let mut f = Follower::new(Format::ClaudeCode, "live.jsonl");
+        assert_eq!(f.push(user("Add a cache.").as_bytes()).0.len(), 1);
+        assert_eq!(f.draft(), None);
+        // Held: not returned until the user's reply, but a draft meanwhile.
+        assert!(f.push(said.as_bytes()).0.is_empty());
+        assert_eq!(f.draft().as_deref(), Some("Redis or in-process?"));
+        let (events, _) = f.push(user("In-process.").as_bytes());
+        assert_eq!(events[0], Event::assistant("Redis or in-process?"));
+        assert_eq!(f.draft(), None);
+
+        // Aider's reader holds the reply itself, until the next prompt.
+        let mut f = Follower::new(Format::Aider, "live.md");
+        let (events, _) = f.push(b"#### add a cache  \n\nRedis or in-process?\n");
+        assert_eq!(events, [Event::user("add a cache")]);
+        assert_eq!(f.draft().as_deref(), Some("Redis or in-process?"));
+        // Read on copies: the reply still comes out whole.
+        let (events, _) = f.finish();
+        assert!(
+            events.contains(&Event::assistant("Redis or in-process?")),
+            "{events:?}"
+        );
     }
 
     #[test]

@@ -757,6 +757,21 @@ impl LineParser {
         }
     }
 
+    /// The agent's message the log holds so far without saying yet whether
+    /// it is intermediate or the turn's response: the assembler's draft, or,
+    /// for a Markdown log, the message its reader would end with now (read
+    /// on copies, the part being read only: nothing is ended).
+    pub(crate) fn draft(&self, format: Format, sink: &Sink) -> Option<String> {
+        let mut scratch = Sink::new(format, "");
+        scratch.asm = sink.asm.scratch();
+        match self {
+            LineParser::Aider(s) => s.clone().end(&mut scratch),
+            LineParser::SpecStory(s) => s.clone().end(&mut scratch),
+            _ => {}
+        }
+        scratch.asm.draft().map(str::to_owned)
+    }
+
     /// The end of the log.
     pub(crate) fn end(&mut self, sink: &mut Sink) {
         match self {

@@ -68,7 +68,7 @@ static TOOL_USE: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r#"<tool-use\b[^>]*?data-tool-name="([^"]*)""#).ok());
 
 /// The reader's state across lines.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(crate) struct State {
     role: Option<Role>,
     part: Vec<String>,

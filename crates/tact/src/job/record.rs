@@ -8,7 +8,7 @@ use tact_trajectory_store::{
     GuidanceFireRecord, QuestionRecord, ScoreRecord, SessionRecord, Severity, ToolCallRecord,
     TurnRecord, ViolationRecord,
 };
-use tact_types::trajectory::{Event, JsonValue, PendingCall};
+use tact_types::trajectory::{Event, JsonValue};
 
 use crate::guidance::Guide;
 
@@ -51,9 +51,9 @@ pub(crate) struct Replay {
 
 /// Replays a session as the trajectory a host saw: for each turn, the
 /// prompt (a `user` event, when not empty), the turn's events, then the
-/// response (an `assistant` event, when not empty). Each tool call is
-/// first proposed (a pending call, so `sensitive_content` sees its params)
-/// and then observed with its result.
+/// response (an `assistant` event, when not empty), each through
+/// [`Guide::replay`] (a tool call proposed, then observed with its result),
+/// the path `tact guide` replays a log with too.
 pub(crate) fn replay(session: &Session) -> Replay {
     let mut guide = Guide::new(session.mode);
     let mut out = Replay {
@@ -63,14 +63,10 @@ pub(crate) fn replay(session: &Session) -> Replay {
     let mut nudges = Vec::new();
     for turn in &session.turns {
         if !turn.prompt.is_empty() {
-            nudges.extend(guide.observe(&Event::user(turn.prompt.clone())));
+            nudges.extend(guide.replay(&Event::user(turn.prompt.clone())));
         }
         for event in &turn.events {
             if let Event::Tool(call) = event {
-                nudges.extend(guide.propose(vec![PendingCall::new(
-                    call.name.clone(),
-                    call.params.clone(),
-                )]));
                 out.tool_calls.push(ToolCallRecord {
                     position: u32_of(guide.analysis().position()),
                     step: call.step,
@@ -83,10 +79,10 @@ pub(crate) fn replay(session: &Session) -> Replay {
                     ),
                 });
             }
-            nudges.extend(guide.observe(event));
+            nudges.extend(guide.replay(event));
         }
         if !turn.response.is_empty() {
-            nudges.extend(guide.observe(&Event::assistant(turn.response.clone())));
+            nudges.extend(guide.replay(&Event::assistant(turn.response.clone())));
         }
     }
     out.guidance = nudges
