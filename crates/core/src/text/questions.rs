@@ -550,8 +550,6 @@ pub fn find_questions(message: &str) -> Questions {
     // Whether the message says it waits for the answer: read once, when a
     // conditional invitation asks.
     let mut waits: Option<bool> = None;
-    // Whether the last question kept opens (or continues) a list item.
-    let mut last_in_item = false;
     let mut i = 0;
     while i < sentences.len() {
         let s = sentences[i];
@@ -669,33 +667,15 @@ pub fn find_questions(message: &str) -> Questions {
         // like me to:\n1. Refine it?\n2. Start over?"): the items are the
         // questions.
         let lead_in = text.trim_end().trim_end_matches(['*', '_']).ends_with(':');
-        let items = if lead_in {
-            list_after(message, &sentences, i)
-        } else {
-            ListAfter::default()
-        };
-        if items.count > 0 && items.all_ask {
+        if lead_in
+            && sentences.get(i).is_some_and(|n| {
+                !n.is_code && is_option_line(n.text(message)) && is_question(n.text(message))
+            })
+        {
             out.dropped.push(DroppedSentence {
                 sentence: s,
                 why: Dropped::LeadIn,
             });
-            continue;
-        }
-        // A request whose items do not all ask ("Please provide me
-        // with:\n1. **What to build** - A parser? A CLI?\n2. **Details** -
-        // paths, URLs"): the items are what it asks for, not questions.
-        if items.count > 0 && kept == Kept::Request && !asks_through_options(text, &head) {
-            out.kept.push(Question {
-                sentence: s,
-                with_options: Segment {
-                    end: items.end,
-                    ..s
-                },
-                kept,
-                alternative: false,
-            });
-            last_in_item = false;
-            i = items.next;
             continue;
         }
         // An unfinished lead-in ("Would you like me to:", "Do you have:")
@@ -733,23 +713,6 @@ pub fn find_questions(message: &str) -> Questions {
                     .get(s.end..p.start)
                     .is_some_and(|gap| !gap.contains('\n'))
         });
-        // "1. **What to build** - A parser? A CLI?": the marks of one
-        // list item are one sub-question (the guide counts each item), so
-        // a question continuing the item on its line joins the one before.
-        let in_item = last_in_item
-            && out.kept.last().is_some_and(|prev| {
-                message
-                    .get(prev.with_options.end..s.start)
-                    .is_some_and(|gap| gap.trim().is_empty() && !gap.contains('\n'))
-            });
-        if in_item {
-            if let Some(prev) = out.kept.last_mut() {
-                prev.sentence.end = s.end;
-                prev.with_options.end = s.end;
-            }
-            continue;
-        }
-        last_in_item = starts_list_item(text);
         let mut with_options = s;
         if !starts_list_item(text) {
             while i < sentences.len()
@@ -798,69 +761,6 @@ pub fn find_questions(message: &str) -> Questions {
         });
     }
     out
-}
-
-/// The list after a lead-in ([`list_after`]).
-#[derive(Debug, Default)]
-struct ListAfter {
-    /// Its items (0: no list follows).
-    count: usize,
-    /// Whether every item asks (one of its sentences is a question).
-    all_ask: bool,
-    /// The end of its last sentence.
-    end: usize,
-    /// The index of the first sentence after it.
-    next: usize,
-}
-
-/// The option lines listed from sentence `i` on (each item with the
-/// sentences that continue it on its line), up to 32 items: a lead-in's
-/// list is short, and the bound keeps a message of colons linear.
-fn list_after(message: &str, sentences: &[Segment], mut i: usize) -> ListAfter {
-    let mut list = ListAfter {
-        all_ask: true,
-        next: i,
-        ..ListAfter::default()
-    };
-    while list.count < 32 {
-        let Some(item) = sentences
-            .get(i)
-            .filter(|n| !n.is_code && is_list_option(n.text(message)))
-        else {
-            break;
-        };
-        let mut asks = is_question(item.text(message));
-        let mut end = item.end;
-        i += 1;
-        while let Some(more) = sentences.get(i).filter(|n| {
-            !n.is_code
-                && !is_option_line(n.text(message))
-                && message
-                    .get(end..n.start)
-                    .is_some_and(|gap| !gap.contains('\n'))
-        }) {
-            asks |= is_question(more.text(message));
-            end = more.end;
-            i += 1;
-        }
-        list.count += 1;
-        list.all_ask &= asks;
-        list.end = end;
-        list.next = i;
-    }
-    list
-}
-
-/// Whether a sentence is an item of a list: a list item, or a line
-/// opening with an emphasised label followed by more ("**Option A** -
-/// Start with Phase 1?"), not a wholly emphasised sentence ("**Would you
-/// like to add any of these now?**").
-fn is_list_option(text: &str) -> bool {
-    let t = text.trim();
-    starts_list_item(t)
-        || t.strip_prefix("**")
-            .and_then(|rest| rest.find("**").map(|e| &rest[e + 2..]))
-            .is_some_and(|after| !after.trim().is_empty())
 }
 
 /// Extracts the questions of a whole agent message, each with the option
@@ -1097,35 +997,6 @@ mod tests {
         );
         assert_eq!(q.kept[0].kept, Kept::Marked);
         assert_eq!(q.kept[2].kept, Kept::Request);
-    }
-
-    #[test]
-    fn a_list_item_is_one_sub_question_and_a_request_keeps_its_items() {
-        let kept = |m: &str| -> Vec<String> {
-            find_questions(m)
-                .kept
-                .iter()
-                .map(|k| k.sentence.text(m).to_owned())
-                .collect()
-        };
-        // The marks of one item are one sub-question.
-        assert_eq!(
-            kept("Tell me:\n1. **Scope** - One file? Two?\n2. **Target** - Linux? macOS?"),
-            ["One file? Two?", "Linux? macOS?"]
-        );
-        // A request whose items do not all ask: the items are its content.
-        let m = "Please provide me with:\n1. **What you want me to do** - Build something? Fix a bug?\n2. **Any relevant details** - Repository URL, file paths.";
-        assert_eq!(kept(m), ["Please provide me with:"]);
-        // An emphasised question after the list is not one of its items.
-        let m =
-            "Please also add:\n1. `a.js`\n2. `b.js`\n\n**Would you like to add any of these now?**";
-        assert_eq!(
-            kept(m),
-            [
-                "Please also add:",
-                "**Would you like to add any of these now?**"
-            ]
-        );
     }
 
     #[test]
