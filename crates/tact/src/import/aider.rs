@@ -672,15 +672,7 @@ mod tests {
                 .contains("Please confirm if you would like to proceed"),
             "{t:?}"
         );
-        let names: Vec<&str> = t
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Tool(c) => Some(c.name.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(names, ["edit", "git_commit"]);
+        assert_eq!(crate::import::tool_names(t), ["edit", "git_commit"]);
         let questions = tact_core::text::extract_questions(&t.response);
         assert_eq!(questions.len(), 1, "{questions:?}");
     }

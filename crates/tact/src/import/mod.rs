@@ -828,6 +828,18 @@ pub(crate) fn text_of(v: &serde_json::Value) -> std::borrow::Cow<'_, str> {
     })
 }
 
+/// The names of a turn's tool calls, in order (for the importers' tests).
+#[cfg(test)]
+pub(crate) fn tool_names(turn: &Turn) -> Vec<&str> {
+    turn.events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Tool(c) => Some(c.name.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -468,15 +468,10 @@ mod tests {
         let l = import_text(Format::SpecStory, md, "h.md").unwrap();
         assert_eq!(l.turns.len(), 1);
         let t = &l.turns[0];
-        let tools: Vec<&str> = t
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Tool(c) => Some(c.name.as_str()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(tools, ["exec_command", "request_user_input"]);
+        assert_eq!(
+            crate::import::tool_names(t),
+            ["exec_command", "request_user_input"]
+        );
         assert!(t.events.iter().any(
             |e| matches!(e, Event::Assistant { text } if text == "There are three ways to run it.")
         ));
