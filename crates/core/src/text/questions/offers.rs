@@ -157,13 +157,17 @@ pub(super) fn after_label(sentence: &str) -> Option<&str> {
 /// leading clause ("We should fix those, but first, would you like me
 /// to:"), that is unfinished without them.
 pub(super) fn asks_through_options(text: &str, head: &str) -> bool {
+    // A lead-in after a clause (", would you like"): each ", " of the
+    // text is tried against the lead-ins, no string built per lead-in.
     let after_clause = || {
         let lower = text.to_lowercase();
-        ASKING_LEAD_INS
-            .iter()
-            .any(|l| lower.contains(&format!(", {l}")))
+        lower.match_indices(", ").any(|(at, _)| {
+            let rest = &lower[at + 2..];
+            ASKING_LEAD_INS.iter().any(|l| rest.starts_with(l))
+        })
     };
-    (opens_with(head, ASKING_LEAD_INS) || after_clause()) && unfinished_lead_in(text)
+    // The cheap test first: most lead-ins are complete.
+    unfinished_lead_in(text) && (opens_with(head, ASKING_LEAD_INS) || after_clause())
 }
 
 /// Whether a line is one of a lead-in's options: a list item, or a line
