@@ -100,10 +100,12 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     "ALTER TABLE scores ADD COLUMN final_score REAL;",
     // 4: no index on a column only a whole-table aggregate reads (the
     // effort distribution, the most violated preferences, the fires by
-    // classifier read every row anyway): each cost every insert.
+    // classifier read every row anyway), nor one another index's prefix
+    // serves ((spec_id, agent) is the ingest key's): each cost every insert.
     "DROP INDEX IF EXISTS idx_questions_effort;
     DROP INDEX IF EXISTS idx_violations_preference;
-    DROP INDEX IF EXISTS idx_guidance_fires_classifier;",
+    DROP INDEX IF EXISTS idx_guidance_fires_classifier;
+    DROP INDEX IF EXISTS idx_trajectories_spec_agent;",
 ];
 
 /// The schema version this build writes.

@@ -125,7 +125,8 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX idx_guidance_fires_trajectory ON guidance_fires (trajectory_id);
     CREATE INDEX idx_guidance_fires_classifier ON guidance_fires (classifier);",
     "ALTER TABLE scores ADD COLUMN final_score DOUBLE PRECISION;",
-    // 4: as SQLite's, the indexes no query uses; and no foreign keys. A
+    // 4: as SQLite's, the indexes no query needs (and `turns
+    // (trajectory_id)`, the prefix of its unique key); no foreign keys. A
     // session's rows are written in one transaction with their parent's
     // id (the ingest statements below), and removed with it by the key's
     // delete, so the keys guard nothing an ingest can break, while each
@@ -140,7 +141,9 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE guidance_fires DROP CONSTRAINT IF EXISTS guidance_fires_trajectory_id_fkey;
     DROP INDEX IF EXISTS idx_questions_effort;
     DROP INDEX IF EXISTS idx_violations_preference;
-    DROP INDEX IF EXISTS idx_guidance_fires_classifier;",
+    DROP INDEX IF EXISTS idx_guidance_fires_classifier;
+    DROP INDEX IF EXISTS idx_trajectories_spec_agent;
+    DROP INDEX IF EXISTS idx_turns_trajectory;",
 ];
 
 // Both backends are at the same version, migration for migration.
