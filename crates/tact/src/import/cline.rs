@@ -75,9 +75,58 @@ pub(crate) fn looks_like(path: &std::path::Path, t: &str) -> bool {
 static TAG: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"(?m)^[ \t]*<([a-z][a-z0-9_]*)>").ok());
 
-/// A tool result block's header: `[name for 'x'] Result:` / `[name] Result:`.
+/// A tool result block's header: `[name for 'x'] Result:` / `[name] Result:`,
+/// and Roo Code's `[new_task in 💻 Code mode: 'x'] Result:` / `[new_task
+/// completed] Result:` (the header's argument may hold a `]`: the first
+/// `] Result:` ends it, and the message may span lines).
 static RESULT: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"^\[([a-z_]+)(?: for [^\]]*)?\] Result:").ok());
+    LazyLock::new(|| Regex::new(r"(?s)^\[([a-z_]+)(?: .*?)?\] Result:").ok());
+
+/// Cline's and Roo Code's tools: a block of one of these left unclosed is
+/// a call cut off (Cline runs the first call of a message and cuts the
+/// rest), not the agent's words.
+const TOOLS: [&str; 22] = [
+    "read_file",
+    "write_to_file",
+    "replace_in_file",
+    "apply_diff",
+    "insert_content",
+    "search_and_replace",
+    "execute_command",
+    "list_files",
+    "search_files",
+    "list_code_definition_names",
+    "codebase_search",
+    "browser_action",
+    "use_mcp_tool",
+    "access_mcp_resource",
+    "ask_followup_question",
+    "attempt_completion",
+    "plan_mode_respond",
+    "new_task",
+    "switch_mode",
+    "update_todo_list",
+    "web_fetch",
+    "load_mcp_documentation",
+];
+
+/// Whether a text block of a user message is Cline's own notice, not the
+/// user's words nor a tool's output: a reminder of its to-do list, a tool
+/// not run because another ran first, a protocol error.
+fn is_notice(t: &str) -> bool {
+    t.starts_with("# Todo List")
+        || t.starts_with("# TODO LIST")
+        || (t.starts_with("Tool [") && t.contains("was not executed"))
+        || t.starts_with("[ERROR]")
+}
+
+/// The agent's text without Cline's `[Response interrupted …]` notices.
+fn without_interruptions(s: &str) -> String {
+    s.lines()
+        .filter(|l| !l.trim_start().starts_with("[Response interrupted"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 /// Reads a whole task file.
 pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
@@ -99,6 +148,7 @@ pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
         for m in &items {
             state.message(m, sink);
         }
+        state.close_command(sink);
     } else {
         let mut state = Api::default();
         for m in &items {
@@ -171,16 +221,35 @@ fn params_of(body: &str) -> Map<String, Value> {
 }
 
 /// The question and options of an `ask_followup_question`, as the agent's
-/// words.
-fn question_text(question: &str, options: Option<&str>) -> String {
-    let mut out = question.trim().to_owned();
+/// words: Cline's `<options>` (a JSON list), or Roo Code's `<follow_up>`
+/// of `<suggest>` answers (a `mode` attribute aside).
+fn question_text(question: &str, options: Option<&str>, follow_up: Option<&str>) -> String {
+    let mut list: Vec<String> = Vec::new();
     if let Some(opts) = options.filter(|o| !o.trim().is_empty()) {
-        let list: Vec<String> = serde_json::from_str::<Vec<String>>(opts)
+        list = serde_json::from_str::<Vec<String>>(opts)
             .unwrap_or_else(|_| vec![opts.trim().to_owned()]);
-        for o in list {
-            out.push_str("\n- ");
-            out.push_str(&o);
+    } else if let Some(f) = follow_up {
+        let mut rest = f;
+        while let Some(at) = rest.find("<suggest") {
+            let after = &rest[at..];
+            let (Some(gt), Some(end)) = (after.find('>'), after.find("</suggest>")) else {
+                break;
+            };
+            if gt < end {
+                list.push(after[gt + 1..end].trim().to_owned());
+            }
+            rest = &after[end + "</suggest>".len()..];
         }
+    }
+    with_options(question, list.iter().map(String::as_str))
+}
+
+/// A question followed by its options, one a list item.
+fn with_options<'a>(question: &str, options: impl Iterator<Item = &'a str>) -> String {
+    let mut out = question.trim().to_owned();
+    for o in options.filter(|o| !o.trim().is_empty()) {
+        out.push_str("\n- ");
+        out.push_str(o.trim());
     }
     out
 }
@@ -263,6 +332,7 @@ impl Api {
                 let q = question_text(
                     str_at(&params, "question").unwrap_or(""),
                     str_at(&params, "options"),
+                    str_at(&params, "follow_up"),
                 );
                 sink.asm.call(Some(&id), name, params, Some(&group));
                 self.open.push((name.to_owned(), id));
@@ -277,7 +347,12 @@ impl Api {
     }
 
     fn assistant_text(&mut self, text: &str, sink: &mut Sink) {
-        let text = without(text, "thinking");
+        // Cline ran the message's first call and cut the stream there:
+        // what follows it (a second call, the start of the next words,
+        // which the agent writes again whole in its next message) is no
+        // words of this one.
+        let interrupted = text.contains("[Response interrupted by a tool use result");
+        let text = without_interruptions(&without(text, "thinking"));
         let Some(re) = TAG.as_ref() else {
             sink.asm.assistant(&text);
             return;
@@ -286,7 +361,11 @@ impl Api {
         // from: none later either, so each is searched for once (linear).
         let mut unclosed: HashSet<String> = HashSet::new();
         let mut rest = text.as_str();
+        let mut called = false;
         loop {
+            // A known tool left unclosed, or any block after a call, is a
+            // call cut off: the message ends before it.
+            let mut cut: Option<usize> = None;
             let found = re.captures_iter(rest).find_map(|c| {
                 let name = c.get(1)?.as_str();
                 if NOT_TOOLS.contains(&name) || unclosed.contains(name) {
@@ -296,19 +375,27 @@ impl Api {
                 let start = c.get(0)?.start();
                 let body_start = c.get(0)?.end();
                 let Some(end) = rest[body_start..].find(&close) else {
+                    if called || TOOLS.contains(&name) {
+                        cut = Some(start);
+                        return Some(None);
+                    }
                     unclosed.insert(name.to_owned());
                     return None;
                 };
                 let end = end + body_start;
-                Some((name.to_owned(), start, body_start, end, end + close.len()))
+                Some(Some((name.to_owned(), start, body_start, end, end + close.len())))
             });
-            let Some((name, start, body_start, end, after)) = found else {
-                sink.asm.assistant(rest);
+            let Some(Some((name, start, body_start, end, after))) = found else {
+                sink.asm.assistant(&rest[..cut.unwrap_or(rest.len())]);
                 return;
             };
+            called = true;
             sink.asm.assistant(&rest[..start]);
             let params = Value::Object(params_of(&rest[body_start..end]));
             self.tool(None, &name, params, sink);
+            if interrupted {
+                return;
+            }
             rest = &rest[after..];
         }
     }
@@ -328,18 +415,21 @@ impl Api {
                 }
                 Some("text") => {
                     let t = str_at(b, "text").unwrap_or("").trim_start();
-                    if let Some(c) = RESULT.as_ref().and_then(|re| re.captures(t)) {
+                    if is_notice(t) {
+                        sink.meta.skipped += 1;
+                    } else if let Some(c) = RESULT.as_ref().and_then(|re| re.captures(t)) {
                         self.finish_result(pending.take(), sink);
                         let name = c.get(1).map_or("", |m| m.as_str()).to_owned();
                         let header_end = c.get(0).map_or(0, |m| m.end());
                         pending = Some((name, t[header_end..].trim().to_owned()));
                     } else if t.starts_with("<environment_details>") {
-                    } else if let Some((_, out)) = &mut pending {
+                    } else if let Some((_, out)) = pending.as_mut().filter(|_| !t.contains("<user_message>")) {
                         if !out.is_empty() {
                             out.push_str("\n\n");
                         }
                         out.push_str(t.trim());
                     } else {
+                        self.finish_result(pending.take(), sink);
                         self.user_text(t, sink);
                     }
                 }
@@ -389,6 +479,8 @@ impl Api {
             sink.asm.user(task);
             return;
         }
+        // Feedback, or new instructions when a task resumes (after
+        // Cline's `[TASK RESUMPTION]` notice).
         if let Some(f) = inner(t, "feedback").or_else(|| inner(t, "user_message")) {
             sink.asm.user(f);
             return;
@@ -402,12 +494,31 @@ impl Api {
     }
 }
 
+/// A call of `ui_messages.json` whose output comes in the messages after it.
+#[derive(Debug)]
+struct Pending {
+    id: String,
+    /// The `say`/`ask` of the messages that carry its output.
+    output_kind: &'static str,
+    output: String,
+}
+
 #[derive(Debug, Default)]
 struct Ui {
     calls: usize,
-    /// The open command (its output follows), and the last call.
-    command: Option<String>,
+    /// The open call whose output follows (a command, an MCP tool), with
+    /// the message that carries its output, and the last call.
+    command: Option<Pending>,
     last: Option<String>,
+    /// Whether an API request was seen: before the first, a `say: text`
+    /// is the user's task (newer Cline and Roo Code write it so).
+    requested: bool,
+    /// Whether the task was seen.
+    tasked: bool,
+    /// Whether the last message was the agent's completion (a command
+    /// asked right after it is the one `attempt_completion` offers the
+    /// user to see the result with, not a call the agent made).
+    completed: bool,
 }
 
 impl Ui {
@@ -420,8 +531,8 @@ impl Ui {
     }
 
     fn close_command(&mut self, sink: &mut Sink) {
-        if let Some(id) = self.command.take() {
-            sink.asm.result(&id, "", true);
+        if let Some(p) = self.command.take() {
+            sink.asm.result(&p.id, &p.output, true);
         }
     }
 
@@ -443,13 +554,39 @@ impl Ui {
             }
         };
         sink.records += 1;
-        if kind != ("say", "command_output") {
+        if self.command.as_ref().is_some_and(|p| p.output_kind != kind.1) {
             self.close_command(sink);
         }
         let json = || serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+        // Cline's progress notes and checkpoints between the completion
+        // and its command leave it the completion's.
+        let after_completion = self.completed;
+        if !matches!(kind.1, "task_progress" | "checkpoint_saved") {
+            self.completed = false;
+        }
         match kind {
-            ("say", "task" | "user_feedback") => sink.asm.user(text),
-            ("say", "text" | "completion_result") => sink.asm.assistant(text),
+            ("say", "task" | "user_feedback") => {
+                self.tasked = true;
+                sink.asm.user(text);
+            }
+            ("say", "text") if !self.requested && !self.tasked => {
+                self.tasked = true;
+                sink.asm.user(text);
+            }
+            ("say", "text") => sink.asm.assistant(text),
+            ("say", "completion_result") => {
+                sink.asm.assistant(text);
+                sink.meta.exit_status = Some("completed".to_owned());
+                self.completed = true;
+            }
+            // Roo Code asks again after its completion (empty text).
+            ("ask", "completion_result") => {
+                self.completed = after_completion;
+                if !text.trim().is_empty() {
+                    sink.asm.assistant(text);
+                }
+            }
+            ("ask", "command") if after_completion => sink.meta.skipped += 1,
             ("ask", "plan_mode_respond") => {
                 let v = json();
                 sink.asm.assistant(str_at(&v, "response").unwrap_or(text));
@@ -457,17 +594,20 @@ impl Ui {
             ("ask", "followup") => {
                 let v = json();
                 let q = match str_at(&v, "question") {
+                    // Cline's `options` (strings), Roo Code's `suggest`
+                    // (`{answer}` objects).
                     Some(q) => {
-                        let opts = v.get("options").and_then(Value::as_array).map(|o| {
-                            o.iter()
-                                .filter_map(Value::as_str)
-                                .collect::<Vec<_>>()
-                                .join("\n- ")
-                        });
-                        match opts.filter(|o| !o.is_empty()) {
-                            Some(o) => format!("{q}\n- {o}"),
-                            None => q.to_owned(),
-                        }
+                        let opts = v
+                            .get("options")
+                            .or_else(|| v.get("suggest"))
+                            .and_then(Value::as_array)
+                            .map(Vec::as_slice)
+                            .unwrap_or_default();
+                        with_options(
+                            q,
+                            opts.iter()
+                                .filter_map(|o| o.as_str().or_else(|| str_at(o, "answer"))),
+                        )
                     }
                     None => text.to_owned(),
                 };
@@ -478,23 +618,59 @@ impl Ui {
             ("ask" | "say", "tool") => {
                 let v = json();
                 let name = str_at(&v, "tool").unwrap_or("tool").to_owned();
-                let output = str_at(&v, "content").unwrap_or("").to_owned();
+                // A file tool's `content` is what it read or wrote; Roo
+                // Code's `newTask` content is the sub-task's instructions.
+                let sub_task = name == "newTask";
+                let output = match sub_task {
+                    true => String::new(),
+                    false => str_at(&v, "content").unwrap_or("").to_owned(),
+                };
                 let mut params = v;
                 if let Value::Object(o) = &mut params {
                     o.remove("tool");
-                    o.remove("content");
+                    if !sub_task {
+                        o.remove("content");
+                    }
                 }
                 let id = self.call(&name, params, sink);
                 sink.asm.result(&id, &output, true);
             }
-            ("ask", "command") | ("say", "command") => {
+            ("ask" | "say", "command") => {
+                self.close_command(sink);
                 let id = self.call("execute_command", json!({ "command": text }), sink);
-                self.command = Some(id);
+                self.command = Some(Pending {
+                    id,
+                    output_kind: "command_output",
+                    output: String::new(),
+                });
             }
-            ("say", "command_output") => {
-                if let Some(id) = self.command.take() {
-                    sink.asm.result(&id, text, true);
+            // Newer Cline asks with each chunk of output (`ask:
+            // command_output`); older versions say it once.
+            ("ask" | "say", "command_output") => {
+                if let Some(p) = &mut self.command {
+                    p.output.push_str(text);
                 }
+            }
+            // Roo Code's MCP tool call, answered by the response after it.
+            ("ask", "use_mcp_server") => {
+                let v = json();
+                let name = str_at(&v, "toolName")
+                    .or_else(|| str_at(&v, "uri"))
+                    .unwrap_or("use_mcp_server")
+                    .to_owned();
+                self.close_command(sink);
+                let id = self.call(&name, v, sink);
+                self.command = Some(Pending {
+                    id,
+                    output_kind: "mcp_server_response",
+                    output: String::new(),
+                });
+            }
+            ("say", "mcp_server_response") => {
+                if let Some(p) = &mut self.command {
+                    p.output.push_str(text);
+                }
+                self.close_command(sink);
             }
             ("say", "error") | ("say", "diff_error") => {
                 if let Some(id) = self.last.take() {
@@ -503,6 +679,7 @@ impl Ui {
                 sink.meta.skipped += 1;
             }
             ("say", "api_req_started") => {
+                self.requested = true;
                 let v = json();
                 if let Some(model) = v
                     .get("modelInfo")

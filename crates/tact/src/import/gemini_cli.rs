@@ -167,9 +167,14 @@ fn message(m: &Value, sink: &mut Sink) {
                     let name = str_at(c, "name").unwrap_or("");
                     let args = c.get("args").cloned().unwrap_or(Value::Null);
                     sink.asm.call(Some(&id), name, args, Some(group));
+                    // What the model got back (a file read, the list a
+                    // glob found); the line shown to the user (empty for
+                    // a read, "Found 3 matching file(s)" for a glob) when
+                    // the result says nothing.
+                    let output = c.get("result").map(result_text).unwrap_or_default();
                     let output = match c.get("resultDisplay") {
-                        Some(Value::String(s)) => s.clone(),
-                        _ => c.get("result").map(result_text).unwrap_or_default(),
+                        Some(Value::String(s)) if output.trim().is_empty() => s.clone(),
+                        _ => output,
                     };
                     let ok = !matches!(str_at(c, "status"), Some("error" | "cancelled"));
                     sink.asm.result(&id, &output, ok);
