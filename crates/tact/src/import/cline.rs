@@ -112,12 +112,14 @@ const TOOLS: [&str; 22] = [
 
 /// Whether a text block of a user message is Cline's own notice, not the
 /// user's words nor a tool's output: a reminder of its to-do list, a tool
-/// not run because another ran first, a protocol error.
+/// not run because another ran first, a protocol error, a resumption
+/// (without the new instructions it may carry).
 fn is_notice(t: &str) -> bool {
     t.starts_with("# Todo List")
         || t.starts_with("# TODO LIST")
         || (t.starts_with("Tool [") && t.contains("was not executed"))
         || t.starts_with("[ERROR]")
+        || (t.starts_with("[TASK RESUMPTION]") && !t.contains("<user_message>"))
 }
 
 /// The agent's text without Cline's `[Response interrupted …]` notices.
@@ -340,7 +342,14 @@ impl Api {
                 sink.asm.assistant(&q);
             }
             _ => {
-                sink.asm.call(Some(&id), name, params, Some(&group));
+                // An MCP call is named by the server's tool it calls, as
+                // `ui_messages.json` names it; its result still answers
+                // `use_mcp_tool`.
+                let called = match name {
+                    "use_mcp_tool" => str_at(&params, "tool_name").unwrap_or(name).to_owned(),
+                    _ => name.to_owned(),
+                };
+                sink.asm.call(Some(&id), &called, params, Some(&group));
                 self.open.push((name.to_owned(), id));
             }
         }
@@ -554,7 +563,10 @@ impl Ui {
             }
         };
         sink.records += 1;
-        if self.command.as_ref().is_some_and(|p| p.output_kind != kind.1) {
+        // Roo Code says when an MCP request starts, between the call and
+        // its response.
+        let between = matches!(kind.1, "mcp_server_request_started" | "checkpoint_saved");
+        if !between && self.command.as_ref().is_some_and(|p| p.output_kind != kind.1) {
             self.close_command(sink);
         }
         let json = || serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
@@ -751,5 +763,108 @@ mod tests {
                 .starts_with("Should the cache live in Redis or in memory?")
         );
         assert_eq!(u.turns[1].prompt, "Memory");
+    }
+
+    /// What the real samples hold: Roo Code's suggested answers, a
+    /// sub-task's multi-line result header, new instructions when a task
+    /// resumes, Cline's notices, and the second call Cline cut off after
+    /// interrupting the response.
+    #[test]
+    fn roo_code_and_cline_notices_in_the_conversation() {
+        let api = r##"[
+ {"role":"user","content":[{"type":"text","text":"<task>\nFix the index.\n</task>"},{"type":"text","text":"# Todo List (Optional - Plan Mode)\nWhile in PLAN MODE..."}]},
+ {"role":"assistant","content":[{"type":"text","text":"Reading first.\n<read_file>\n<path>a.ts</path>\n</read_file>\n\n<list_files>\n<path>src</path>\n</list_files\n\n[Response interrupted by a tool use result. Only one tool may be used at a time and should be placed at the end of the message.]"}]},
+ {"role":"user","content":[{"type":"text","text":"[read_file for 'a.ts'] Result:"},{"type":"text","text":"const a = 1;"},{"type":"text","text":"Tool [list_files] was not executed because a tool has already been used in this message."}]},
+ {"role":"assistant","content":[{"type":"text","text":"<new_task>\n<mode>code</mode>\n<message>Fix it.\nCarefully.</message>\n</new_task>"}]},
+ {"role":"user","content":[{"type":"text","text":"[new_task in 💻 Code mode: 'Fix it.\nCarefully [really].'] Result:"},{"type":"text","text":"Successfully created new task in 💻 Code mode with message: Fix it."},{"type":"text","text":"[TASK RESUMPTION] This task was interrupted 5 minutes ago."},{"type":"text","text":"\n\nNew instructions for task continuation:\n<user_message>\nCheck the UI first.\n</user_message>"}]},
+ {"role":"assistant","content":[{"type":"text","text":"<ask_followup_question>\n<question>How many tasks do you see?</question>\n<follow_up>\n<suggest>About 20</suggest>\n<suggest mode=\"code\">More than 2000</suggest>\n</follow_up>\n</ask_followup_question>"}]}
+]"##;
+        let l = import_text(Format::Cline, api, "api_conversation_history.json").unwrap();
+        assert_eq!(l.turns.len(), 2, "{:?}", l.turns);
+        let t = &l.turns[0];
+        assert_eq!(t.prompt, "Fix the index.");
+        let names: Vec<_> = t
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Tool(c) => Some((c.name.as_str(), c.output.as_str().unwrap_or(""))),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("read_file", "const a = 1;"),
+                (
+                    "new_task",
+                    "Successfully created new task in 💻 Code mode with message: Fix it."
+                )
+            ]
+        );
+        let said: Vec<_> = t
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Assistant { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(said, ["Reading first."]);
+        let t = &l.turns[1];
+        assert_eq!(t.prompt, "Check the UI first.");
+        assert_eq!(
+            t.response,
+            "How many tasks do you see?\n- About 20\n- More than 2000"
+        );
+    }
+
+    /// Newer Cline and Roo Code's `ui_messages.json`: the task as the first
+    /// `say: text`, output in `ask: command_output` chunks, an MCP call
+    /// answered by its response (Roo says when the request starts, in
+    /// between), Roo's `suggest` answers, and the command Cline offers
+    /// after its completion (no call).
+    #[test]
+    fn newer_ui_messages() {
+        let ui = r#"[
+ {"ts":1,"type":"say","say":"text","text":"Fix the index."},
+ {"ts":2,"type":"say","say":"api_req_started","text":"{}"},
+ {"ts":3,"type":"say","say":"text","text":"Running the tests."},
+ {"ts":4,"type":"ask","ask":"command","text":"npm test"},
+ {"ts":5,"type":"ask","ask":"command_output","text":"1 passing\n"},
+ {"ts":6,"type":"ask","ask":"command_output","text":"2 passing\n"},
+ {"ts":7,"type":"ask","ask":"use_mcp_server","text":"{\"type\":\"use_mcp_tool\",\"serverName\":\"state\",\"toolName\":\"scan_tasks\",\"arguments\":\"{}\"}"},
+ {"ts":8,"type":"say","say":"mcp_server_request_started"},
+ {"ts":9,"type":"say","say":"mcp_server_response","text":"3076 tasks"},
+ {"ts":10,"type":"ask","ask":"followup","text":"{\"question\":\"How many do you see?\",\"suggest\":[{\"answer\":\"About 20\"},{\"answer\":\"All\"}]}"},
+ {"ts":11,"type":"say","say":"user_feedback","text":"About 20"},
+ {"ts":12,"type":"say","say":"completion_result","text":"Done."},
+ {"ts":13,"type":"say","say":"task_progress","text":"- [x] fix"},
+ {"ts":14,"type":"ask","ask":"command","text":"npm run verify"}
+]"#;
+        let u = import_text(Format::Cline, ui, "ui_messages.json").unwrap();
+        assert_eq!(u.turns.len(), 2, "{:?}", u.turns);
+        let t = &u.turns[0];
+        assert_eq!(t.prompt, "Fix the index.");
+        assert_eq!(t.response, "How many do you see?\n- About 20\n- All");
+        let calls: Vec<_> = t
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Tool(c) => Some((c.name.as_str(), c.output.as_str().unwrap_or(""))),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                ("execute_command", "1 passing\n2 passing\n"),
+                ("scan_tasks", "3076 tasks"),
+                ("ask_followup_question", "")
+            ]
+        );
+        let t = &u.turns[1];
+        assert_eq!((t.prompt.as_str(), t.response.as_str()), ("About 20", "Done."));
+        assert!(!t.events.iter().any(|e| matches!(e, Event::Tool(_))), "{t:?}");
+        assert_eq!(u.meta.exit_status.as_deref(), Some("completed"));
     }
 }

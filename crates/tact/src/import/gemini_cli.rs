@@ -347,4 +347,43 @@ mod tests {
         let j = import_text(Format::GeminiCli, lines, "session-1.jsonl").unwrap();
         assert_eq!(j.turns, s.turns);
     }
+
+    /// The newer recorded shape (`kind: main`, a user `content` of parts,
+    /// a model turn of calls only): a call's output is what the model got
+    /// back, not the line shown to the user (empty for a read); a
+    /// rejected command fails with its error; `info` and `error` messages
+    /// are the CLI's, no turn.
+    #[test]
+    fn a_call_keeps_the_result_the_model_got() {
+        let session = r##"{"sessionId":"s2","projectHash":"h","startTime":"2026-03-27T00:00:00Z","kind":"main","messages":[
+ {"id":"1","timestamp":"2026-03-27T00:00:01Z","type":"user","content":[{"text":"Update the README."}]},
+ {"id":"2","timestamp":"2026-03-27T00:00:02Z","type":"gemini","content":"","toolCalls":[
+   {"id":"r1","name":"read_file","args":{"file_path":"README.md"},"result":[{"functionResponse":{"id":"r1","name":"read_file","response":{"output":"# Title"}}}],"status":"success","resultDisplay":""},
+   {"id":"g1","name":"glob","args":{"pattern":"*.md"},"result":[{"functionResponse":{"id":"g1","name":"glob","response":{"output":"README.md\nCONTRIBUTING.md"}}}],"status":"success","resultDisplay":"Found 2 matching file(s)"},
+   {"id":"s1","name":"run_shell_command","args":{"command":"whoami"},"result":[{"functionResponse":{"id":"s1","name":"run_shell_command","response":{"error":"Command rejected because it could not be parsed safely"}}}],"status":"error","resultDisplay":"Command rejected because it could not be parsed safely"}]},
+ {"id":"3","timestamp":"2026-03-27T00:00:03Z","type":"info","content":"Request cancelled."},
+ {"id":"4","timestamp":"2026-03-27T00:00:04Z","type":"error","content":"[API Error: fetch failed]"},
+ {"id":"5","timestamp":"2026-03-27T00:00:05Z","type":"gemini","content":"Done."}
+]}"##;
+        let l = import_text(Format::GeminiCli, session, "session-2.json").unwrap();
+        assert_eq!(l.turns.len(), 1, "{l:?}");
+        let t = &l.turns[0];
+        assert_eq!((t.prompt.as_str(), t.response.as_str()), ("Update the README.", "Done."));
+        let calls: Vec<_> = t
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Tool(c) => Some((c.output.as_str().unwrap_or(""), c.ok)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                ("# Title", true),
+                ("README.md\nCONTRIBUTING.md", true),
+                ("Command rejected because it could not be parsed safely", false)
+            ]
+        );
+    }
 }
