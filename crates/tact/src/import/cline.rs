@@ -35,7 +35,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::{Map, Value, json};
 
-use super::{ImportError, Sink, str_at};
+use super::{ImportError, LogMeta, Sink, str_at};
 
 /// Cline's tags that are not tools.
 const NOT_TOOLS: [&str; 12] = [
@@ -142,6 +142,7 @@ pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
         ));
     };
     sink.meta.agent = Some("cline".to_owned());
+    LogMeta::set_once(&mut sink.meta.session_id, task_id(&source).as_deref());
     let ui = items
         .iter()
         .any(|m| m.get("say").is_some() || m.get("ask").is_some());
@@ -158,6 +159,18 @@ pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
         }
     }
     Ok(())
+}
+
+/// The task's id: the name of the task folder a task file is in (Cline
+/// names it by the task's start time, Roo Code by a UUID), so both files
+/// of a task are one session and two tasks are two.
+fn task_id(source: &str) -> Option<String> {
+    let path = std::path::Path::new(source);
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    if name != "api_conversation_history.json" && name != "ui_messages.json" {
+        return None;
+    }
+    Some(path.parent()?.file_name()?.to_string_lossy().into_owned())
 }
 
 /// The text of `<tag>…</tag>` inside `s`.
@@ -841,7 +854,8 @@ mod tests {
  {"ts":13,"type":"say","say":"task_progress","text":"- [x] fix"},
  {"ts":14,"type":"ask","ask":"command","text":"npm run verify"}
 ]"#;
-        let u = import_text(Format::Cline, ui, "ui_messages.json").unwrap();
+        let u = import_text(Format::Cline, ui, "tasks/1758250955612/ui_messages.json").unwrap();
+        assert_eq!(u.meta.session_id.as_deref(), Some("1758250955612"));
         assert_eq!(u.turns.len(), 2, "{:?}", u.turns);
         let t = &u.turns[0];
         assert_eq!(t.prompt, "Fix the index.");
