@@ -39,13 +39,15 @@ fn samples() -> Vec<String> {
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .filter(|n| n != "SOURCES.md")
-            .flat_map(|n| match repo("fixtures/logs").join(dir).join(&n).is_dir() {
-                true => vec![
-                    format!("fixtures/logs/{dir}/{n}/api_conversation_history.json"),
-                    format!("fixtures/logs/{dir}/{n}/ui_messages.json"),
-                ],
-                false => vec![format!("fixtures/logs/{dir}/{n}")],
-            })
+            .flat_map(
+                |n| match repo("fixtures/logs").join(dir).join(&n).is_dir() {
+                    true => vec![
+                        format!("fixtures/logs/{dir}/{n}/api_conversation_history.json"),
+                        format!("fixtures/logs/{dir}/{n}/ui_messages.json"),
+                    ],
+                    false => vec![format!("fixtures/logs/{dir}/{n}")],
+                },
+            )
             .collect();
         files.sort();
         out.extend(files);

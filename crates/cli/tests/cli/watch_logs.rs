@@ -39,12 +39,7 @@ fn samples() -> Vec<(String, String)> {
                 ],
                 false => vec![p],
             })
-            .map(|p| {
-                p.strip_prefix(&dir)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned()
-            })
+            .map(|p| p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned())
             .filter(|n| n != "SOURCES.md" && n != "README.md")
             .map(|n| format!("fixtures/logs/{format}/{n}"))
             .collect();

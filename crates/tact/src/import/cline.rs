@@ -405,7 +405,13 @@ impl Api {
                     return None;
                 };
                 let end = end + body_start;
-                Some(Some((name.to_owned(), start, body_start, end, end + close.len())))
+                Some(Some((
+                    name.to_owned(),
+                    start,
+                    body_start,
+                    end,
+                    end + close.len(),
+                )))
             });
             let Some(Some((name, start, body_start, end, after))) = found else {
                 sink.asm.assistant(&rest[..cut.unwrap_or(rest.len())]);
@@ -445,7 +451,9 @@ impl Api {
                         let header_end = c.get(0).map_or(0, |m| m.end());
                         pending = Some((name, t[header_end..].trim().to_owned()));
                     } else if t.starts_with("<environment_details>") {
-                    } else if let Some((_, out)) = pending.as_mut().filter(|_| !t.contains("<user_message>")) {
+                    } else if let Some((_, out)) =
+                        pending.as_mut().filter(|_| !t.contains("<user_message>"))
+                    {
                         if !out.is_empty() {
                             out.push_str("\n\n");
                         }
@@ -579,7 +587,12 @@ impl Ui {
         // Roo Code says when an MCP request starts, between the call and
         // its response.
         let between = matches!(kind.1, "mcp_server_request_started" | "checkpoint_saved");
-        if !between && self.command.as_ref().is_some_and(|p| p.output_kind != kind.1) {
+        if !between
+            && self
+                .command
+                .as_ref()
+                .is_some_and(|p| p.output_kind != kind.1)
+        {
             self.close_command(sink);
         }
         let json = || serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
@@ -877,8 +890,14 @@ mod tests {
             ]
         );
         let t = &u.turns[1];
-        assert_eq!((t.prompt.as_str(), t.response.as_str()), ("About 20", "Done."));
-        assert!(!t.events.iter().any(|e| matches!(e, Event::Tool(_))), "{t:?}");
+        assert_eq!(
+            (t.prompt.as_str(), t.response.as_str()),
+            ("About 20", "Done.")
+        );
+        assert!(
+            !t.events.iter().any(|e| matches!(e, Event::Tool(_))),
+            "{t:?}"
+        );
         assert_eq!(u.meta.exit_status.as_deref(), Some("completed"));
     }
 }

@@ -368,7 +368,10 @@ mod tests {
         let l = import_text(Format::GeminiCli, session, "session-2.json").unwrap();
         assert_eq!(l.turns.len(), 1, "{l:?}");
         let t = &l.turns[0];
-        assert_eq!((t.prompt.as_str(), t.response.as_str()), ("Update the README.", "Done."));
+        assert_eq!(
+            (t.prompt.as_str(), t.response.as_str()),
+            ("Update the README.", "Done.")
+        );
         let calls: Vec<_> = t
             .events
             .iter()
@@ -382,7 +385,10 @@ mod tests {
             [
                 ("# Title", true),
                 ("README.md\nCONTRIBUTING.md", true),
-                ("Command rejected because it could not be parsed safely", false)
+                (
+                    "Command rejected because it could not be parsed safely",
+                    false
+                )
             ]
         );
     }
