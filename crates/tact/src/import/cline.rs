@@ -791,6 +791,17 @@ mod tests {
         assert_eq!(u.turns[1].prompt, "Memory");
     }
 
+    /// A turn's calls: name and output.
+    fn calls(t: &tact_scoring::Turn) -> Vec<(&str, &str)> {
+        t.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Tool(c) => Some((c.name.as_str(), c.output.as_str().unwrap_or(""))),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// What the real samples hold: Roo Code's suggested answers, a
     /// sub-task's multi-line result header, new instructions when a task
     /// resumes, Cline's notices, and the second call Cline cut off after
@@ -809,16 +820,8 @@ mod tests {
         assert_eq!(l.turns.len(), 2, "{:?}", l.turns);
         let t = &l.turns[0];
         assert_eq!(t.prompt, "Fix the index.");
-        let names: Vec<_> = t
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Tool(c) => Some((c.name.as_str(), c.output.as_str().unwrap_or(""))),
-                _ => None,
-            })
-            .collect();
         assert_eq!(
-            names,
+            calls(t),
             [
                 ("read_file", "const a = 1;"),
                 (
@@ -873,16 +876,8 @@ mod tests {
         let t = &u.turns[0];
         assert_eq!(t.prompt, "Fix the index.");
         assert_eq!(t.response, "How many do you see?\n- About 20\n- All");
-        let calls: Vec<_> = t
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Tool(c) => Some((c.name.as_str(), c.output.as_str().unwrap_or(""))),
-                _ => None,
-            })
-            .collect();
         assert_eq!(
-            calls,
+            calls(t),
             [
                 ("execute_command", "1 passing\n2 passing\n"),
                 ("scan_tasks", "3076 tasks"),
