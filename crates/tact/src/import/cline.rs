@@ -37,6 +37,17 @@ use serde_json::{Map, Value, json};
 
 use super::{ImportError, LogMeta, Sink, str_at};
 
+/// What Cline tells the model when the user, shown a plan
+/// (`plan_mode_respond`), switches to Act mode: the user's answer to it.
+const ACT_MODE: &str = "The user has switched to ACT MODE";
+
+/// The user's switch to Act mode in a user message's text, as the prompt
+/// it is (Cline's sentence for it, without its brackets).
+fn act_mode(text: &str) -> Option<&str> {
+    let line = text.lines().find(|l| l.contains(ACT_MODE))?;
+    Some(line.trim().trim_start_matches('[').trim_end_matches(']'))
+}
+
 /// Cline's tags that are not tools.
 const NOT_TOOLS: [&str; 12] = [
     "thinking",
@@ -485,6 +496,8 @@ impl Api {
             sink.asm.user(a);
         } else if let Some(f) = inner(output, "feedback") {
             sink.asm.user(f);
+        } else if let Some(p) = act_mode(output).filter(|_| name == "plan_mode_respond") {
+            sink.asm.user(p);
         }
     }
 
@@ -545,6 +558,9 @@ struct Ui {
     requested: bool,
     /// Whether the task was seen.
     tasked: bool,
+    /// Whether the agent's plan waits for the user (`ask:
+    /// plan_mode_respond`), who may answer by switching to Act mode.
+    planned: bool,
     /// Whether the last message was the agent's completion (a command
     /// asked right after it is the one `attempt_completion` offers the
     /// user to see the result with, not a call the agent made).
@@ -605,6 +621,7 @@ impl Ui {
         match kind {
             ("say", "task" | "user_feedback") => {
                 self.tasked = true;
+                self.planned = false;
                 sink.asm.user(text);
             }
             ("say", "text") if !self.requested && !self.tasked => {
@@ -628,6 +645,7 @@ impl Ui {
             ("ask", "plan_mode_respond") => {
                 let v = json();
                 sink.asm.assistant(str_at(&v, "response").unwrap_or(text));
+                self.planned = true;
             }
             ("ask", "followup") => {
                 let v = json();
@@ -719,6 +737,14 @@ impl Ui {
             ("say", "api_req_started") => {
                 self.requested = true;
                 let v = json();
+                // The request after a plan says whether the user switched
+                // to Act mode: their answer, a new turn (as the
+                // conversation file reads it).
+                if std::mem::take(&mut self.planned) {
+                    if let Some(p) = str_at(&v, "request").and_then(act_mode) {
+                        sink.asm.user(p);
+                    }
+                }
                 if let Some(model) = v
                     .get("modelInfo")
                     .and_then(|i| str_at(i, "modelId"))
@@ -789,6 +815,47 @@ mod tests {
                 .starts_with("Should the cache live in Redis or in memory?")
         );
         assert_eq!(u.turns[1].prompt, "Memory");
+    }
+
+    /// A plan waits for the user: switching to Act mode answers it and
+    /// opens a turn, in either file.
+    #[test]
+    fn switching_to_act_mode_answers_the_plan() {
+        let api = r#"[
+ {"role":"user","content":[{"type":"text","text":"<task>\nScaffold the app.\n</task>"}]},
+ {"role":"assistant","content":[{"type":"text","text":"<plan_mode_respond>\n<response>Here is the plan. Would you like me to proceed?</response>\n</plan_mode_respond>"}]},
+ {"role":"user","content":[{"type":"text","text":"[plan_mode_respond] Result:"},{"type":"text","text":"[The user has switched to ACT MODE, so you may now proceed with the task.]"},{"type":"text","text":"<environment_details>\n# Files\n</environment_details>"}]},
+ {"role":"assistant","content":[{"type":"text","text":"<attempt_completion>\n<result>Scaffolded.</result>\n</attempt_completion>"}]}
+]"#;
+        let ui = r#"[
+ {"ts":1,"type":"say","say":"text","text":"Scaffold the app."},
+ {"ts":2,"type":"say","say":"api_req_started","text":"{\"request\":\"<task>\\nScaffold the app.\\n</task>\"}"},
+ {"ts":3,"type":"ask","ask":"plan_mode_respond","text":"{\"response\":\"Here is the plan. Would you like me to proceed?\"}"},
+ {"ts":4,"type":"say","say":"api_req_started","text":"{\"request\":\"[plan_mode_respond] Result:\\n\\n[The user has switched to ACT MODE, so you may now proceed with the task.]\"}"},
+ {"ts":5,"type":"say","say":"completion_result","text":"Scaffolded."}
+]"#;
+        for (text, name) in [(api, "api_conversation_history.json"), (ui, "ui_messages.json")] {
+            let l = import_text(Format::Cline, text, name).unwrap();
+            let turns: Vec<_> = l
+                .turns
+                .iter()
+                .map(|t| (t.prompt.as_str(), t.response.as_str()))
+                .collect();
+            assert_eq!(
+                turns,
+                [
+                    (
+                        "Scaffold the app.",
+                        "Here is the plan. Would you like me to proceed?"
+                    ),
+                    (
+                        "The user has switched to ACT MODE, so you may now proceed with the task.",
+                        "Scaffolded."
+                    )
+                ],
+                "{name}"
+            );
+        }
     }
 
     /// A turn's calls: name and output.
