@@ -18,16 +18,26 @@
 //! which end the turn as its response, and the user's `<answer>` opens the
 //! next; `attempt_completion`'s `result` and `plan_mode_respond`'s
 //! `response` are the agent's words too, and the user's `<feedback>` is a
-//! new prompt. `<thinking>` is reasoning, skipped.
+//! new prompt. `<thinking>` is reasoning, skipped. A plan
+//! (`plan_mode_respond`) waits for the user: their switch to Act mode is
+//! their answer, a new turn. Cline runs a message's first call and cuts
+//! the stream (`[Response interrupted by a tool use result …]`): what
+//! follows that call is dropped. Cline's notices in a user message (to-do
+//! reminders, calls not run, resumptions) are nobody's words. Roo Code, a
+//! fork, writes the same files with its own tools (`new_task`,
+//! `update_todo_list`, `use_mcp_tool`, named by the MCP tool it calls) and
+//! `<follow_up><suggest>` answers. The task folder's name is the session.
 //!
 //! `ui_messages.json` is a JSON array of `{ts, type: say|ask, say|ask,
 //! text}`: `say: task` and `say: user_feedback` are prompts, `say: text`,
 //! `say: completion_result` and `ask: plan_mode_respond` the agent's
-//! words, `ask: followup` its question (`{"question", "options"}`),
-//! `ask`/`say: tool` a tool (`{"tool", "path", ...}`), `ask: command` a
-//! command answered by the `say: command_output` that follows, `say:
-//! error` a failure of the last call; API requests, reasoning and
-//! checkpoints are skipped.
+//! words, `ask: followup` its question (`{"question", "options"}`, Roo's
+//! `suggest`), `ask`/`say: tool` a tool (`{"tool", "path", ...}`), `ask:
+//! command` a command answered by the `command_output` messages that
+//! follow, Roo's `ask: use_mcp_server` an MCP call answered by its
+//! `mcp_server_response`, `say: error` a failure of the last call; newer
+//! versions write the task as the first `say: text`; API requests,
+//! reasoning and checkpoints are skipped.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;

@@ -20,8 +20,10 @@
 //! model's `Got it. Thanks for the context!`, skipped; a model message's
 //! text is the agent's words and its function calls tool calls, answered
 //! by the function response of the same id (else the same name). A
-//! recorded call failed when its `status` is `error` or `cancelled`; a
-//! function response failed when it carries an `error`.
+//! recorded call failed when its `status` is `error` or `cancelled`, and
+//! its output is the `result` the model got (else the `resultDisplay`
+//! shown to the user); a function response failed when it carries an
+//! `error`.
 
 use std::collections::{HashMap, VecDeque};
 
