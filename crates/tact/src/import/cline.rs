@@ -844,7 +844,10 @@ mod tests {
  {"ts":4,"type":"say","say":"api_req_started","text":"{\"request\":\"[plan_mode_respond] Result:\\n\\n[The user has switched to ACT MODE, so you may now proceed with the task.]\"}"},
  {"ts":5,"type":"say","say":"completion_result","text":"Scaffolded."}
 ]"#;
-        for (text, name) in [(api, "api_conversation_history.json"), (ui, "ui_messages.json")] {
+        for (text, name) in [
+            (api, "api_conversation_history.json"),
+            (ui, "ui_messages.json"),
+        ] {
             let l = import_text(Format::Cline, text, name).unwrap();
             let turns: Vec<_> = l
                 .turns
