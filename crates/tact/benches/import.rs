@@ -1,9 +1,9 @@
 //! Criterion bench of agent-log import in MB/s per format: each sample of
 //! `fixtures/logs` (the largest of each format) repeated to about 4 MB and
-//! imported whole (`import_text`), as `tact run` reads a log. Cline and
-//! Gemini CLI have no sample in `fixtures/logs`: their logs are built here
-//! from a task of a question, a file read, an edit and a command in each
-//! format's shape, repeated to the same size.
+//! imported whole (`import_text`), as `tact run` reads a log. Cline's and
+//! Gemini CLI's logs are built here (the bench predates their samples in
+//! `fixtures/logs`) from a task of a question, a file read, an edit and a
+//! command in each format's shape, repeated to the same size.
 
 use std::hint::black_box;
 use std::path::Path;

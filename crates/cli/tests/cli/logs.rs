@@ -31,12 +31,23 @@ fn samples() -> Vec<String> {
         "openhands-v1",
         "specstory",
         "swe-agent",
+        "cline",
+        "gemini-cli",
     ] {
+        // A Cline sample is a task folder: both of its files.
         let mut files: Vec<String> = std::fs::read_dir(repo("fixtures/logs").join(dir))
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .filter(|n| n != "SOURCES.md")
-            .map(|n| format!("fixtures/logs/{dir}/{n}"))
+            .flat_map(
+                |n| match repo("fixtures/logs").join(dir).join(&n).is_dir() {
+                    true => vec![
+                        format!("fixtures/logs/{dir}/{n}/api_conversation_history.json"),
+                        format!("fixtures/logs/{dir}/{n}/ui_messages.json"),
+                    ],
+                    false => vec![format!("fixtures/logs/{dir}/{n}")],
+                },
+            )
             .collect();
         files.sort();
         out.extend(files);
@@ -61,7 +72,12 @@ fn run_stores_and_ranks_every_sample_log() {
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(o.status.success(), "stderr: {stderr}");
     let stdout = out(&o).replace(db.to_str().unwrap(), "<DB>");
-    let n = samples().len();
+    // A Cline task folder is one session: its `ui_messages.json` is passed
+    // over beside `api_conversation_history.json`.
+    let n = samples()
+        .iter()
+        .filter(|f| !f.ends_with("/ui_messages.json"))
+        .count();
     assert!(
         stdout.contains(&format!("{n} sessions read from {n} files: {n} stored")),
         "{stdout}"

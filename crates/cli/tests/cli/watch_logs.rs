@@ -27,13 +27,19 @@ fn samples() -> Vec<(String, String)> {
     dirs.sort();
     for dir in dirs {
         let format = dir.file_name().unwrap().to_string_lossy().into_owned();
-        // Every log file of the folder: its notes (`SOURCES.md`,
-        // `README.md`) and sub-folders aside.
+        // Every log file of the folder, and both files of each Cline task
+        // folder in it; its notes (`SOURCES.md`, `README.md`) aside.
         let mut files: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().path())
-            .filter(|p| p.is_file())
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .flat_map(|p| match p.is_dir() {
+                true => vec![
+                    p.join("api_conversation_history.json"),
+                    p.join("ui_messages.json"),
+                ],
+                false => vec![p],
+            })
+            .map(|p| p.strip_prefix(&dir).unwrap().to_string_lossy().into_owned())
             .filter(|n| n != "SOURCES.md" && n != "README.md")
             .map(|n| format!("fixtures/logs/{format}/{n}"))
             .collect();

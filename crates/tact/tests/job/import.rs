@@ -25,10 +25,20 @@ fn samples() -> Vec<(PathBuf, Format)> {
         "openhands-v1",
         "mini-swe-agent",
         "specstory",
+        "cline",
+        "gemini-cli",
     ] {
+        // Cline's samples are task folders: both of their files.
         let mut files: Vec<PathBuf> = std::fs::read_dir(repo("fixtures/logs").join(dir))
             .unwrap()
             .map(|e| e.unwrap().path())
+            .flat_map(|p| match p.is_dir() {
+                true => vec![
+                    p.join("api_conversation_history.json"),
+                    p.join("ui_messages.json"),
+                ],
+                false => vec![p],
+            })
             .filter(|p| p.file_name().unwrap() != "SOURCES.md")
             .collect();
         files.sort();
@@ -40,7 +50,7 @@ fn samples() -> Vec<(PathBuf, Format)> {
             out.push((f, format));
         }
     }
-    assert!(out.len() >= 20, "{out:?}");
+    assert!(out.len() >= 35, "{out:?}");
     out
 }
 
@@ -93,11 +103,13 @@ fn digest(path: &Path, format: Format) -> String {
 #[test]
 fn every_sample_is_detected_and_imported() {
     for (path, format) in samples() {
+        // The file's path in its format's folder (a Cline task's folder
+        // and file).
         let name = path
-            .file_name()
+            .strip_prefix(repo("fixtures/logs").join(format.name()))
             .unwrap()
             .to_string_lossy()
-            .replace('.', "_");
+            .replace(['.', '/'], "_");
         insta::assert_snapshot!(
             format!("import_{}_{name}", format.name()),
             digest(&path, format)

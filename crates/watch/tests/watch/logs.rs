@@ -27,6 +27,10 @@ fn samples() -> Vec<PathBuf> {
             let name = f.file_name().unwrap().to_string_lossy().into_owned();
             if f.is_file() && name != "SOURCES.md" && name != "README.md" {
                 out.push(f);
+            } else if f.is_dir() {
+                // A Cline task folder: both of its files.
+                out.push(f.join("api_conversation_history.json"));
+                out.push(f.join("ui_messages.json"));
             }
         }
     }
