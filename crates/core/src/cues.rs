@@ -329,7 +329,7 @@ impl Literals {
 }
 
 /// A multi-pattern regex set: compiled at start (the regex crate's meta
-/// engine), or a sparse DFA read in place from a frozen set, or nothing
+/// engine), or a dense DFA read in place from a frozen set, or nothing
 /// when the set has no pattern.
 #[derive(Debug, Clone)]
 enum Matcher {
@@ -338,7 +338,7 @@ enum Matcher {
     /// Compiled from the patterns.
     Meta(RegexSet),
     /// Built ahead of time, read in place (see [`CueSetBuilder::thaw`]).
-    Sparse(regex_automata::dfa::sparse::DFA<&'static [u8]>),
+    Dense(regex_automata::dfa::dense::DFA<&'static [u32]>),
 }
 
 impl Matcher {
@@ -375,7 +375,7 @@ impl Matcher {
         match self {
             Self::Empty => 0,
             Self::Meta(set) => set.pattern_len(),
-            Self::Sparse(dfa) => regex_automata::dfa::Automaton::pattern_len(dfa),
+            Self::Dense(dfa) => regex_automata::dfa::Automaton::pattern_len(dfa),
         }
     }
 
@@ -384,7 +384,7 @@ impl Matcher {
         match self {
             Self::Empty => {}
             Self::Meta(set) => set.which_overlapping_matches(input, patset),
-            Self::Sparse(dfa) => {
+            Self::Dense(dfa) => {
                 // A DFA without quit bytes (no Unicode word boundary) never
                 // fails a search.
                 let found = regex_automata::dfa::Automaton::try_which_overlapping_matches(
