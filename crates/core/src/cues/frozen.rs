@@ -77,11 +77,33 @@ impl CueSetBuilder {
     ///
     /// What [`CueSetBuilder::build`] fails on, and a DFA over its limits.
     pub fn freeze(&self) -> Result<Vec<u8>, Error> {
+        self.freeze_with(true)
+    }
+
+    /// [`CueSetBuilder::freeze`] without the regex sets, which
+    /// [`CueSetBuilder::thaw`] then compiles: for sets whose regexes would
+    /// make a DFA too large to build or to read faster than they compile
+    /// (an unanchored bounded repetition such as `[a-z ]{1,40}`).
+    ///
+    /// # Errors
+    ///
+    /// What [`CueSetBuilder::build`] fails on.
+    pub fn freeze_literals(&self) -> Result<Vec<u8>, Error> {
+        self.freeze_with(false)
+    }
+
+    fn freeze_with(&self, dfas: bool) -> Result<Vec<u8>, Error> {
         let lowered = self.lower()?;
         let literals = Literals::new(&lowered.literals);
         let patterns: Vec<&str> = lowered.regexes.iter().map(|(p, _)| p.as_str()).collect();
-        let anchored_dfa = dfa_bytes(patterns.get(..lowered.anchored).unwrap_or_default())?;
-        let dfa = dfa_bytes(patterns.get(lowered.anchored..).unwrap_or_default())?;
+        let (anchored_dfa, dfa) = if dfas {
+            (
+                dfa_bytes(patterns.get(..lowered.anchored).unwrap_or_default())?,
+                dfa_bytes(patterns.get(lowered.anchored..).unwrap_or_default())?,
+            )
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let trie = &literals.trie;
         let mut w = Writer(Vec::new());
         w.0.extend_from_slice(MAGIC);
@@ -215,21 +237,24 @@ impl CueSetBuilder {
         if anchored > regexes.len() {
             return Err(bad("more anchored regexes than regexes"));
         }
-        let read = |bytes: &'static [u8], patterns: usize| -> Result<Matcher, Error> {
+        let sources: Vec<&str> = regexes.iter().map(|(p, _)| p.as_str()).collect();
+        let read = |bytes: &'static [u8], patterns: &[&str]| -> Result<Matcher, Error> {
             if bytes.is_empty() {
-                return Ok(Matcher::Empty);
+                // No pattern, or frozen without its DFA: compiled now.
+                return Matcher::compile(patterns);
             }
             let (dfa, _) = dense::DFA::from_bytes(bytes).map_err(|e| Error::Pattern {
                 pattern: "frozen cue set".into(),
                 message: e.to_string(),
             })?;
-            if regex_automata::dfa::Automaton::pattern_len(&dfa) != patterns {
+            if regex_automata::dfa::Automaton::pattern_len(&dfa) != patterns.len() {
                 return Err(bad("a DFA has another number of patterns"));
             }
             Ok(Matcher::Dense(dfa))
         };
-        let anchored_set = read(anchored_dfa, anchored)?;
-        let set = read(dfa, regexes.len() - anchored)?;
+        let (anchored_sources, sources) = sources.split_at(anchored);
+        let anchored_set = read(anchored_dfa, anchored_sources)?;
+        let set = read(dfa, sources)?;
         Ok(self.assemble(literals, &regexes, anchored, anchored_set, set))
     }
 

@@ -880,39 +880,21 @@ pub(super) fn part_splitter() -> Result<regex::Regex, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::once::frozen::{self, Frozen};
 
-    /// Every frozen set: its file under `models/`, its tables, its bytes.
-    type Frozen = (&'static str, fn() -> CueSetBuilder, &'static Aligned<[u8]>);
     const SETS: [Frozen; 2] = [
-        ("effort-cues.frozen", cue_builder, FROZEN),
+        ("effort-cues.frozen", cue_builder, FROZEN, true),
         (
             "effort-italian-cues.frozen",
             italian_cue_builder,
             FROZEN_ITALIAN,
+            true,
         ),
     ];
 
     #[test]
     fn the_frozen_effort_cues_are_the_tables() {
-        let mut stale = Vec::new();
-        for (file, tables, frozen) in SETS {
-            let fresh = tables().freeze().unwrap();
-            if fresh == frozen.bytes {
-                // Read, not compiled.
-                assert!(tables().thaw(&frozen.bytes).is_ok(), "{file}");
-                continue;
-            }
-            if std::env::var_os("TACT_FREEZE").is_some() {
-                let path = format!("{}/models/{file}", env!("CARGO_MANIFEST_DIR"));
-                std::fs::write(&path, &fresh).unwrap();
-            }
-            stale.push(file);
-        }
-        assert!(
-            stale.is_empty(),
-            "models/{stale:?} are not the cue tables': run \
-             `TACT_FREEZE=1 cargo test -p tact-classifiers frozen` (which writes them), then test again"
-        );
+        frozen::are_the_tables(&SETS);
     }
 
     #[test]
@@ -920,45 +902,21 @@ mod tests {
         assert!(part_splitter().is_ok());
     }
 
-    /// Each frozen set finds what the compiled one finds, cue by cue and
-    /// span by span, on every question and message of the train and
-    /// calibration splits.
     #[test]
     fn the_frozen_effort_cues_match_as_the_compiled_ones() {
-        let sets: Vec<(CueSet, CueSet)> = SETS
-            .iter()
-            .map(|(_, tables, frozen)| {
-                (
-                    tables().thaw(&frozen.bytes).unwrap(),
-                    tables().build().unwrap(),
-                )
-            })
-            .collect();
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/effort");
-        let mut texts = 0;
-        for split in [
-            "train",
-            "calibration",
-            "train-it",
-            "calibration-it",
-            "real-train",
-            "real-calibration",
-        ] {
-            let lines = std::fs::read_to_string(format!("{dir}/{split}.jsonl")).unwrap();
-            for line in lines.lines().filter(|l| !l.trim().is_empty()) {
-                let item: serde_json::Value = serde_json::from_str(line).unwrap();
-                for field in ["text", "message"] {
-                    let Some(text) = item.get(field).and_then(|v| v.as_str()) else {
-                        continue;
-                    };
-                    let n = tact_core::normalize(text);
-                    for (frozen, compiled) in &sets {
-                        assert_eq!(frozen.hits(&n), compiled.hits(&n), "{split}: {text}");
-                    }
-                    texts += 1;
-                }
-            }
-        }
-        assert!(texts > 1000, "{texts}");
+        frozen::match_as_compiled(
+            &SETS,
+            "effort",
+            &[
+                "train",
+                "calibration",
+                "train-it",
+                "calibration-it",
+                "real-train",
+                "real-calibration",
+            ],
+            &["text", "message"],
+            str::to_owned,
+        );
     }
 }
