@@ -338,7 +338,7 @@ enum Matcher {
     /// Compiled from the patterns.
     Meta(RegexSet),
     /// Built ahead of time, read in place (see [`CueSetBuilder::thaw`]).
-    Dense(regex_automata::dfa::dense::DFA<&'static [u32]>),
+    Dense(Box<regex_automata::dfa::dense::DFA<&'static [u32]>>),
 }
 
 impl Matcher {
@@ -375,7 +375,7 @@ impl Matcher {
         match self {
             Self::Empty => 0,
             Self::Meta(set) => set.pattern_len(),
-            Self::Dense(dfa) => regex_automata::dfa::Automaton::pattern_len(dfa),
+            Self::Dense(dfa) => regex_automata::dfa::Automaton::pattern_len(&**dfa),
         }
     }
 
@@ -388,7 +388,7 @@ impl Matcher {
                 // A DFA without quit bytes (no Unicode word boundary) never
                 // fails a search.
                 let found = regex_automata::dfa::Automaton::try_which_overlapping_matches(
-                    dfa, input, patset,
+                    &**dfa, input, patset,
                 );
                 if let Err(e) = found {
                     tracing::debug!(error = %e, "frozen cue set search failed");

@@ -250,7 +250,7 @@ impl CueSetBuilder {
             if regex_automata::dfa::Automaton::pattern_len(&dfa) != patterns.len() {
                 return Err(bad("a DFA has another number of patterns"));
             }
-            Ok(Matcher::Dense(dfa))
+            Ok(Matcher::Dense(Box::new(dfa)))
         };
         let (anchored_sources, sources) = sources.split_at(anchored);
         let anchored_set = read(anchored_dfa, anchored_sources)?;
