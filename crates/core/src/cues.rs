@@ -5,6 +5,10 @@
 //! A literal matches on word boundaries; a trailing `*` makes it a prefix
 //! (`investigat*` matches "investigate" and "investigation"). Regexes use the
 //! `regex` crate's syntax, which has no look-around.
+//!
+//! A set can be frozen ahead of time ([`CueSetBuilder::freeze`]) and read
+//! at start without expanding a phrase or compiling a regex
+//! ([`CueSetBuilder::thaw`], [`CueSetBuilder::build_frozen`]).
 
 use crate::trie::{self, Trie};
 use std::sync::OnceLock;
