@@ -22,7 +22,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Debug;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use tact_types::{Classification, Label, Tier};
 
@@ -153,12 +153,64 @@ pub(crate) struct Settings {
 pub(crate) struct Tiered<C, S> {
     kind: Kind,
     first: First<C, S>,
-    model: Option<Arc<LinearModel>>,
-    thresholds: HybridThresholds,
+    /// The task's model and its thresholds.
+    model: Slot,
     /// The task's second default model and its thresholds, for the inputs
     /// [`Cues::alternate`] picks (none when the builder was given a model).
-    alternate: Option<(Arc<LinearModel>, HybridThresholds)>,
+    alternate: Option<Slot>,
     escalation: Option<Escalation>,
+}
+
+/// A model and its hybrid thresholds: settled when the classifier is
+/// built (a host's model, or none), or the task's embedded default, read
+/// the first time an input needs it. `tact effort` on a bare question
+/// never reads the model of questions in their messages, nor `tact
+/// questions` the model of bare questions (reading the two took a third
+/// of a one-question command).
+#[derive(Debug, Clone)]
+enum Slot {
+    /// Settled at build.
+    Ready(Option<Arc<LinearModel>>, HybridThresholds),
+    /// The embedded default of `task`.
+    Default {
+        task: Task,
+        /// The builder's thresholds, if it was given any.
+        thresholds: Option<HybridThresholds>,
+        /// The model and its thresholds once read (shared by clones); no
+        /// model if the embedded one failed to read (logged once).
+        settled: Arc<OnceLock<(Option<Arc<LinearModel>>, HybridThresholds)>>,
+    },
+}
+
+impl Slot {
+    fn default_of(task: Task, thresholds: Option<HybridThresholds>) -> Self {
+        Self::Default {
+            task,
+            thresholds,
+            settled: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// The model, if any, and the thresholds.
+    fn get(&self) -> (Option<&LinearModel>, HybridThresholds) {
+        let (model, thresholds) = match self {
+            Self::Ready(m, t) => (m, t),
+            Self::Default {
+                task,
+                thresholds,
+                settled,
+            } => {
+                let (m, t) = settled.get_or_init(|| {
+                    learned::settle(*task, true, None, *thresholds).unwrap_or_else(|e| {
+                        tracing::error!(error = %e, task = task.name(), "an embedded model failed to read");
+                        (None, thresholds.unwrap_or(learned::FALLBACK_THRESHOLDS))
+                    })
+                });
+                (m, t)
+            }
+        };
+        (model.as_deref(), *thresholds)
+    }
 }
 
 impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
@@ -177,22 +229,22 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
         };
         let needs_model = matches!(kind, Kind::Learned | Kind::Hybrid);
         // A host's model serves every input; the defaults may be two.
+        let defaults = needs_model && settings.model.is_none();
         let alternate = match C::ALTERNATE {
-            Some(task) if needs_model && settings.model.is_none() => {
-                match learned::settle(task, true, None, settings.thresholds)? {
-                    (Some(m), t) => Some((m, t)),
-                    (None, _) => None,
-                }
-            }
+            Some(task) if defaults => Some(Slot::default_of(task, settings.thresholds)),
             _ => None,
         };
-        let (model, thresholds) =
-            learned::settle(C::TASK, needs_model, settings.model, settings.thresholds)?;
+        let model = if defaults {
+            Slot::default_of(C::TASK, settings.thresholds)
+        } else {
+            let (model, thresholds) =
+                learned::settle(C::TASK, needs_model, settings.model, settings.thresholds)?;
+            Slot::Ready(model, thresholds)
+        };
         Ok(Self {
             kind,
             first,
             model,
-            thresholds,
             alternate,
             escalation: settings.escalation,
         })
@@ -215,7 +267,7 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
 
     /// The hybrid thresholds in use.
     pub(crate) fn thresholds(&self) -> HybridThresholds {
-        self.thresholds
+        self.model.get().1
     }
 
     /// The cues, `None` for the baseline.
@@ -246,10 +298,14 @@ impl<C: Cues, S: Baseline<C>> Tiered<C, S> {
             First::Seed(s) => return (named::<C>(s.decide(input), Tier::Seed), true),
             First::Cues(c) => c,
         };
-        let (model, thresholds) = match &self.alternate {
-            Some((m, t)) if C::alternate(input) => (Some(&**m), t),
-            _ => (self.model.as_deref(), &self.thresholds),
+        // The alternate model reads its inputs, or the task's if it failed
+        // to read.
+        let alternate = match &self.alternate {
+            Some(a) if C::alternate(input) => Some(a.get()).filter(|(m, _)| m.is_some()),
+            _ => None,
         };
+        let (model, thresholds) = alternate.unwrap_or_else(|| self.model.get());
+        let thresholds = &thresholds;
         let Some(model) = model else {
             let mut extras = C::Extras::default();
             if self.escalation.is_none() {

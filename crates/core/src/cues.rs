@@ -5,9 +5,16 @@
 //! A literal matches on word boundaries; a trailing `*` makes it a prefix
 //! (`investigat*` matches "investigate" and "investigation"). Regexes use the
 //! `regex` crate's syntax, which has no look-around.
+//!
+//! A set can be frozen ahead of time ([`CueSetBuilder::freeze`]) and read
+//! at start without expanding a phrase or compiling a regex
+//! ([`CueSetBuilder::thaw`], [`CueSetBuilder::build_frozen`]).
 
 use crate::trie::{self, Trie};
 use std::sync::OnceLock;
+
+mod frozen;
+pub use frozen::Aligned;
 
 use regex::{Regex, RegexBuilder};
 use regex_automata::meta::{self, Regex as RegexSet};
@@ -26,10 +33,10 @@ thread_local! {
 
 /// The patterns of `set` matching somewhere in `haystack`, in pattern
 /// order, passed to `found`.
-fn set_matches(set: &RegexSet, haystack: &str, mut found: impl FnMut(usize)) {
+fn set_matches(set: &Matcher, haystack: &str, mut found: impl FnMut(usize)) {
     let input = Input::new(haystack);
     let mut run = |patset: &mut PatternSet| {
-        set.which_overlapping_matches(&input, patset);
+        set.which(&input, patset);
         if patset.is_empty() {
             return;
         }
@@ -112,12 +119,41 @@ impl CueHit<'_> {
     }
 }
 
-/// Builder of a [`CueSet`].
+/// Builder of a [`CueSet`]. It only records what it is given: phrases are
+/// expanded, literals normalized and regexes compiled by
+/// [`CueSetBuilder::build`], or read ready-made by
+/// [`CueSetBuilder::thaw`].
 #[derive(Debug, Default, Clone)]
 pub struct CueSetBuilder {
-    bad: Vec<String>,
-    literals: Vec<(String, bool, Cue)>,
-    regexes: Vec<(String, Cue)>,
+    specs: Vec<Spec>,
+}
+
+/// One call of the builder, as given.
+#[derive(Debug, Clone)]
+enum Spec {
+    /// A literal phrase, not yet normalized (a trailing `*` makes it a prefix).
+    Literal(String, Cue),
+    /// A phrase pattern of [`CueSetBuilder::phrases`], not yet expanded.
+    Phrases(String, Cue),
+    /// A regex, with its `\b` and `\w` already in their ASCII sense.
+    Regex(String, Cue),
+}
+
+impl Spec {
+    fn cue(&self) -> &Cue {
+        match self {
+            Self::Literal(_, c) | Self::Phrases(_, c) | Self::Regex(_, c) => c,
+        }
+    }
+}
+
+/// What the specs of a builder lower to: every literal (normalized, whether
+/// it is a prefix, its spec) in order, and every regex (its spec) with the
+/// anchored ones first.
+struct Lowered {
+    literals: Vec<(String, bool, u32)>,
+    regexes: Vec<(String, u32)>,
+    anchored: usize,
 }
 
 impl CueSetBuilder {
@@ -125,11 +161,7 @@ impl CueSetBuilder {
     /// text; a trailing `*` matches any word continuation.
     #[must_use]
     pub fn literal(mut self, phrase: &str, cue: Cue) -> Self {
-        let (phrase, prefix) = match phrase.strip_suffix('*') {
-            Some(p) => (p, true),
-            None => (phrase, false),
-        };
-        self.literals.push((crate::normalize(phrase), prefix, cue));
+        self.specs.push(Spec::Literal(phrase.to_owned(), cue));
         self
     }
 
@@ -153,14 +185,7 @@ impl CueSetBuilder {
     /// than 10,000 phrases.
     #[must_use]
     pub fn phrases(mut self, pattern: &str, cue: Cue) -> Self {
-        match expand(pattern) {
-            Some(list) => {
-                for p in list {
-                    self = self.literal(&p, cue);
-                }
-            }
-            None => self.bad.push(pattern.to_owned()),
-        }
+        self.specs.push(Spec::Phrases(pattern.to_owned(), cue));
         self
     }
 
@@ -172,97 +197,208 @@ impl CueSetBuilder {
     #[must_use]
     pub fn regex(mut self, pattern: &str, cue: Cue) -> Self {
         let pattern = ascii_word_boundaries(pattern).replace(r"\w", r"[0-9A-Za-z_]");
-        self.regexes.push((pattern, cue));
+        self.specs.push(Spec::Regex(pattern, cue));
         self
     }
 
-    /// Compiles the set. Fails on an invalid regex (look-around included)
-    /// or an empty literal.
+    /// Expands the phrases, normalizes the literals and orders the regexes.
+    /// Fails on unbalanced phrases or an empty literal.
+    fn lower(&self) -> Result<Lowered, Error> {
+        let mut literals: Vec<(String, bool, u32)> = Vec::new();
+        let mut regexes: Vec<(String, u32)> = Vec::new();
+        let push_literal = |literals: &mut Vec<(String, bool, u32)>, phrase: &str, spec| {
+            let (phrase, prefix) = match phrase.strip_suffix('*') {
+                Some(p) => (p, true),
+                None => (phrase, false),
+            };
+            let normalized = crate::normalize(phrase);
+            if normalized.is_empty() {
+                return Err(Error::Pattern {
+                    pattern: phrase.to_owned(),
+                    message: "empty literal".into(),
+                });
+            }
+            literals.push((normalized, prefix, spec));
+            Ok(())
+        };
+        for (i, spec) in self.specs.iter().enumerate() {
+            let i = u32::try_from(i).map_err(|_| Error::Pattern {
+                pattern: String::new(),
+                message: "too many cues".into(),
+            })?;
+            match spec {
+                Spec::Literal(p, _) => push_literal(&mut literals, p, i)?,
+                Spec::Phrases(p, _) => {
+                    let list = expand(p).ok_or_else(|| Error::Pattern {
+                        pattern: p.clone(),
+                        message: "unbalanced parentheses or too many phrases".into(),
+                    })?;
+                    for phrase in list {
+                        push_literal(&mut literals, &phrase, i)?;
+                    }
+                }
+                Spec::Regex(p, _) => regexes.push((p.clone(), i)),
+            }
+        }
+        // Patterns anchored at the start go in a set of their own: an
+        // anchored search stops a few bytes in, once every pattern is dead.
+        regexes.sort_by_key(|(p, _)| !p.starts_with('^'));
+        let anchored = regexes
+            .iter()
+            .take_while(|(p, _)| p.starts_with('^'))
+            .count();
+        Ok(Lowered {
+            literals,
+            regexes,
+            anchored,
+        })
+    }
+
+    /// Compiles the set. Fails on an invalid regex (look-around included),
+    /// an empty literal or an unbalanced phrase pattern.
     pub fn build(self) -> Result<CueSet, Error> {
-        if let Some(p) = self.bad.first() {
-            return Err(Error::Pattern {
-                pattern: p.clone(),
-                message: "unbalanced parentheses or too many phrases".into(),
-            });
+        let lowered = self.lower()?;
+        let literals = Literals::new(&lowered.literals);
+        let patterns: Vec<&str> = lowered.regexes.iter().map(|(p, _)| p.as_str()).collect();
+        let anchored = lowered.anchored;
+        let anchored_set = Matcher::compile(&patterns[..anchored])?;
+        let set = Matcher::compile(&patterns[anchored..])?;
+        Ok(self.assemble(literals, &lowered.regexes, anchored, anchored_set, set))
+    }
+
+    /// The set of these cues, from the parts that took the time to build.
+    fn assemble(
+        &self,
+        literals: Literals,
+        regexes: &[(String, u32)],
+        anchored: usize,
+        anchored_set: Matcher,
+        set: Matcher,
+    ) -> CueSet {
+        let cue_of = |spec: u32| {
+            self.specs
+                .get(spec as usize)
+                .map_or(Cue::new("", 0.0, ""), |s| *s.cue())
+        };
+        let literal_cues = literals.specs.iter().map(|&s| cue_of(s)).collect();
+        CueSet {
+            ac: literals.trie,
+            classes: literals.classes,
+            words: literals.words,
+            literal_prefix: literals.prefix,
+            literal_cues,
+            anchored_set,
+            anchored,
+            set,
+            // Each pattern alone only locates a match the sets found (a
+            // reason's matched text): compiled the first time it is needed,
+            // not here (compiling them all took a fifth of `tact effort`).
+            regexes: regexes.iter().map(|(p, _)| LazyRegex::new(p)).collect(),
+            regex_cues: regexes.iter().map(|&(_, s)| cue_of(s)).collect(),
         }
-        if let Some((p, ..)) = self.literals.iter().find(|(p, ..)| p.is_empty()) {
-            return Err(Error::Pattern {
-                pattern: p.clone(),
-                message: "empty literal".into(),
-            });
-        }
+    }
+}
+
+/// The literal half of a compiled set: everything built from the literals.
+struct Literals {
+    trie: Trie,
+    classes: [u8; 256],
+    words: WordFilter,
+    prefix: Vec<bool>,
+    /// Per literal: the index of the builder's spec it came from.
+    specs: Vec<u32>,
+}
+
+impl Literals {
+    fn new(literals: &[(String, bool, u32)]) -> Self {
         let mut classes = [0u8; 256];
         for (b, c) in classes.iter_mut().enumerate() {
             if u8::try_from(b).is_ok_and(|b| b.is_ascii_alphanumeric()) {
                 *c |= ALNUM;
             }
         }
-        for (p, ..) in &self.literals {
+        for (p, ..) in literals {
             if let Some(&b) = p.as_bytes().first() {
                 classes[usize::from(b)] |= FIRST;
             }
         }
-        let ac = Trie::new(self.literals.iter().map(|(p, ..)| p.as_str()));
-        // Patterns anchored at the start go in a set of their own: an
-        // anchored search stops a few bytes in, once every pattern is dead.
-        let mut regex_specs = self.regexes;
-        regex_specs.sort_by_key(|(p, _)| !p.starts_with('^'));
-        let anchored = regex_specs
-            .iter()
-            .take_while(|(p, _)| p.starts_with('^'))
-            .count();
-        let patterns: Vec<&str> = regex_specs.iter().map(|(p, _)| p.as_str()).collect();
-        let compile_set = |pats: &[&str]| {
-            // A roomy lazy-DFA cache: with large alternations and many
-            // distinct inputs, the default cache thrashes and the regex
-            // engine falls back to its NFA, several times slower.
-            // The configuration of `regex::RegexSet` (all matches, UTF-8,
-            // no captures, the crate's NFA size limit), so the sets accept
-            // and match exactly what the `regex` crate does.
-            RegexSet::builder()
-                .configure(
-                    meta::Config::new()
-                        .nfa_size_limit(Some(10 << 20))
-                        .hybrid_cache_capacity(DFA_CACHE_BYTES)
-                        .match_kind(regex_automata::MatchKind::All)
-                        .utf8_empty(true)
-                        .which_captures(regex_automata::nfa::thompson::WhichCaptures::None),
-                )
-                .syntax(regex_automata::util::syntax::Config::new().utf8(true))
-                .build_many(pats)
-                .map_err(|e| Error::Pattern {
-                    pattern: pats.join(" | "),
-                    message: e.to_string(),
-                })
-        };
-        let anchored_set = compile_set(&patterns[..anchored])?;
-        let set = compile_set(&patterns[anchored..])?;
-        // Each pattern alone only locates a match the sets found (a
-        // reason's matched text): compiled the first time it is needed,
-        // not here (compiling them all took a fifth of `tact effort`).
-        let regexes = patterns.iter().map(|p| LazyRegex::new(p)).collect();
-        let words = WordFilter::new(
-            self.literals
-                .iter()
-                .map(|(p, prefix, _)| (p.as_str(), *prefix)),
-        );
-        let (literal_prefix, literal_cues) = self
-            .literals
-            .into_iter()
-            .map(|(_, prefix, cue)| (prefix, cue))
-            .unzip();
-        Ok(CueSet {
-            ac,
+        Self {
+            trie: Trie::new(literals.iter().map(|(p, ..)| p.as_str())),
             classes,
-            words,
-            literal_prefix,
-            literal_cues,
-            anchored_set,
-            anchored,
-            set,
-            regexes,
-            regex_cues: regex_specs.into_iter().map(|(_, c)| c).collect(),
-        })
+            words: WordFilter::new(literals.iter().map(|(p, prefix, _)| (p.as_str(), *prefix))),
+            prefix: literals.iter().map(|&(_, prefix, _)| prefix).collect(),
+            specs: literals.iter().map(|&(.., s)| s).collect(),
+        }
+    }
+}
+
+/// A multi-pattern regex set: compiled at start (the regex crate's meta
+/// engine), or a dense DFA read in place from a frozen set, or nothing
+/// when the set has no pattern.
+#[derive(Debug, Clone)]
+enum Matcher {
+    /// No pattern.
+    Empty,
+    /// Compiled from the patterns.
+    Meta(RegexSet),
+    /// Built ahead of time, read in place (see [`CueSetBuilder::thaw`]).
+    Dense(Box<regex_automata::dfa::dense::DFA<&'static [u32]>>),
+}
+
+impl Matcher {
+    /// The set of `patterns`, with the configuration of `regex::RegexSet`.
+    fn compile(patterns: &[&str]) -> Result<Self, Error> {
+        if patterns.is_empty() {
+            return Ok(Self::Empty);
+        }
+        // A roomy lazy-DFA cache: with large alternations and many
+        // distinct inputs, the default cache thrashes and the regex
+        // engine falls back to its NFA, several times slower.
+        // The configuration of `regex::RegexSet` (all matches, UTF-8,
+        // no captures, the crate's NFA size limit), so the sets accept
+        // and match exactly what the `regex` crate does.
+        RegexSet::builder()
+            .configure(
+                meta::Config::new()
+                    .nfa_size_limit(Some(10 << 20))
+                    .hybrid_cache_capacity(DFA_CACHE_BYTES)
+                    .match_kind(regex_automata::MatchKind::All)
+                    .utf8_empty(true)
+                    .which_captures(regex_automata::nfa::thompson::WhichCaptures::None),
+            )
+            .syntax(regex_automata::util::syntax::Config::new().utf8(true))
+            .build_many(patterns)
+            .map(Self::Meta)
+            .map_err(|e| Error::Pattern {
+                pattern: patterns.join(" | "),
+                message: e.to_string(),
+            })
+    }
+
+    fn pattern_len(&self) -> usize {
+        match self {
+            Self::Empty => 0,
+            Self::Meta(set) => set.pattern_len(),
+            Self::Dense(dfa) => regex_automata::dfa::Automaton::pattern_len(&**dfa),
+        }
+    }
+
+    /// Adds the patterns matching somewhere in `input` to `patset`.
+    fn which(&self, input: &Input<'_>, patset: &mut PatternSet) {
+        match self {
+            Self::Empty => {}
+            Self::Meta(set) => set.which_overlapping_matches(input, patset),
+            Self::Dense(dfa) => {
+                // A DFA without quit bytes (no Unicode word boundary) never
+                // fails a search.
+                let found = regex_automata::dfa::Automaton::try_which_overlapping_matches(
+                    &**dfa, input, patset,
+                );
+                if let Err(e) = found {
+                    tracing::debug!(error = %e, "frozen cue set search failed");
+                }
+            }
+        }
     }
 }
 
@@ -368,9 +504,9 @@ pub struct CueSet {
     words: WordFilter,
     literal_prefix: Vec<bool>,
     literal_cues: Vec<Cue>,
-    anchored_set: RegexSet,
+    anchored_set: Matcher,
     anchored: usize,
-    set: RegexSet,
+    set: Matcher,
     regexes: Vec<LazyRegex>,
     regex_cues: Vec<Cue>,
 }

@@ -4,8 +4,10 @@
 //! - [`text`]: [`normalize`], [`words`] and [`reader_words`] (with their
 //!   counts), [`split_sentences`], [`extract_questions`] and
 //!   [`text::is_question`], total over any `&str` and linear in its length.
-//! - [`cues`]: [`CueSet`], weighted cues compiled once: literals in one
-//!   aho-corasick automaton, regexes in multi-pattern sets (no look-around).
+//! - [`cues`]: [`CueSet`], weighted cues compiled once, or frozen ahead
+//!   of time and read in place ([`CueSetBuilder::freeze`],
+//!   [`CueSetBuilder::thaw`]): literals in a byte trie, regexes in
+//!   multi-pattern sets (no look-around).
 //! - [`WordSet`]: a fixed word set with one hash per lookup.
 //! - [`learn`]: the hashed features, the [`learn::LinearModel`] format and
 //!   its deterministic [`learn::Trainer`], behind the classifiers' learned

@@ -19,13 +19,13 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug, Clone)]
 pub(crate) struct Trie {
     /// The root's transitions, one per byte.
-    root: Box<[State; 256]>,
+    pub(crate) root: Box<[State; 256]>,
     /// Per node: its children's range in `edges` (start, end).
-    spans: Vec<(u32, u32)>,
+    pub(crate) spans: Vec<(u32, u32)>,
     /// Children of every node, each node's sorted by byte.
-    edges: Vec<(u8, State)>,
+    pub(crate) edges: Vec<(u8, State)>,
     /// Per node: the first pattern ending there, or [`NONE`].
-    ends: Vec<u32>,
+    pub(crate) ends: Vec<u32>,
 }
 
 impl Trie {

@@ -208,18 +208,25 @@ const MAX_BUILTIN: usize = 256;
 /// Which built-in patterns a text needs, as bits.
 type Needed = [u64; MAX_BUILTIN / 64];
 
-/// The built-in patterns, each keyed on its keywords, and one automaton
-/// over every keyword: built once per process, no pattern compiled until
-/// a text needs it.
+/// The built-in patterns, each keyed on its keywords, and the keyword pass
+/// over every keyword (by first byte, then an NFA, then a DFA, as a process
+/// scans more): built once per process, no pattern compiled until a text
+/// needs it.
 #[derive(Debug)]
 struct Builtins {
     entries: Vec<Entry>,
-    keywords: AhoCorasick,
+    /// The keywords by first byte, for the texts of a process's first
+    /// [`NFA_AFTER`] bytes: no automaton to build.
+    first: FirstBytes,
+    /// One automaton over every keyword, built once a process has scanned
+    /// [`NFA_AFTER`] bytes (`None` if it failed to build: the keywords are
+    /// then compared by first byte).
+    keywords: OnceLock<Option<AhoCorasick>>,
     /// The same keywords as a DFA: about twice as fast a scan, but its
     /// build costs what a one-question command spends on everything else,
     /// so it is built only once a process has scanned [`DFA_AFTER`] bytes.
     fast: OnceLock<Option<AhoCorasick>>,
-    /// Bytes scanned by the NFA so far.
+    /// Bytes scanned by the keyword pass so far.
     scanned: AtomicUsize,
     /// The keywords, for the DFA's build.
     words: Vec<&'static str>,
@@ -271,10 +278,10 @@ impl Builtins {
                 message: format!("{} patterns, at most {MAX_BUILTIN}", entries.len()),
             });
         }
-        let keywords = keyword_automaton(&words, AhoCorasickKind::ContiguousNFA)?;
         Ok(Self {
             entries,
-            keywords,
+            first: FirstBytes::new(&words),
+            keywords: OnceLock::new(),
             fast: OnceLock::new(),
             scanned: AtomicUsize::new(0),
             words,
@@ -285,44 +292,122 @@ impl Builtins {
     /// The entries whose keywords occur in `s`.
     fn needed(&self, s: &str) -> Needed {
         let mut needed = [0u64; MAX_BUILTIN / 64];
-        let automaton = match self.fast.get() {
-            Some(Some(dfa)) => dfa,
-            Some(None) => &self.keywords,
-            None => {
-                let seen = self.scanned.fetch_add(s.len(), Ordering::Relaxed) + s.len();
-                if seen < DFA_AFTER {
-                    &self.keywords
-                } else {
-                    self.fast
-                        .get_or_init(|| keyword_automaton(&self.words, AhoCorasickKind::DFA).ok())
-                        .as_ref()
-                        .unwrap_or(&self.keywords)
+        let mut need = |keyword: usize| {
+            for &e in self.keyed.get(keyword).into_iter().flatten() {
+                let e = usize::from(e);
+                if let Some(word) = needed.get_mut(e / 64) {
+                    *word |= 1 << (e % 64);
                 }
             }
+        };
+        let seen = self.scanned.fetch_add(s.len(), Ordering::Relaxed) + s.len();
+        let automaton = match self.fast.get() {
+            Some(Some(dfa)) => dfa,
+            _ if seen < DFA_AFTER => {
+                let nfa = if seen < NFA_AFTER {
+                    self.keywords.get()
+                } else {
+                    Some(self.keywords.get_or_init(|| {
+                        keyword_automaton(&self.words, AhoCorasickKind::ContiguousNFA).ok()
+                    }))
+                };
+                match nfa {
+                    Some(Some(nfa)) => nfa,
+                    _ => {
+                        self.first.find(s, need);
+                        return needed;
+                    }
+                }
+            }
+            _ => match self
+                .fast
+                .get_or_init(|| keyword_automaton(&self.words, AhoCorasickKind::DFA).ok())
+            {
+                Some(dfa) => dfa,
+                None => {
+                    self.first.find(s, need);
+                    return needed;
+                }
+            },
         };
         let Ok(hits) = automaton.try_find_overlapping_iter(s) else {
             // Cannot happen with a standard automaton; fail closed.
             return [u64::MAX; MAX_BUILTIN / 64];
         };
         for hit in hits {
-            for &e in self
-                .keyed
-                .get(hit.pattern().as_usize())
-                .into_iter()
-                .flatten()
-            {
-                let e = usize::from(e);
-                if let Some(word) = needed.get_mut(e / 64) {
-                    *word |= 1 << (e % 64);
-                }
-            }
+            need(hit.pattern().as_usize());
         }
         needed
     }
 }
 
+/// Bytes a process scans comparing keywords by first byte before it builds
+/// their NFA: a one-question command scans a line or two, and building the
+/// NFA cost more than everything else its redaction did (2.7 M
+/// instructions); by first byte, a text costs about ten times what the
+/// NFA's scan does.
+const NFA_AFTER: usize = 16 << 10;
+
 /// Bytes a process scans with the keywords' NFA before it builds their DFA.
 const DFA_AFTER: usize = 256 << 10;
+
+/// The keywords grouped by their first byte (ASCII lower case), each
+/// compared where a text has that byte: what the automaton finds
+/// (every keyword occurring, ASCII case-insensitive), with nothing to
+/// build but a sort.
+#[derive(Debug)]
+struct FirstBytes {
+    /// Keyword ids and texts, sorted by first byte.
+    words: Vec<(u8, usize, &'static [u8])>,
+    /// Per byte: where its keywords start in `words` (and end, at the next
+    /// byte's start).
+    starts: [u16; 257],
+}
+
+impl FirstBytes {
+    fn new(keywords: &[&'static str]) -> Self {
+        let mut words: Vec<(u8, usize, &'static [u8])> = keywords
+            .iter()
+            .enumerate()
+            .filter_map(|(id, w)| {
+                let first = w.as_bytes().first()?.to_ascii_lowercase();
+                Some((first, id, w.as_bytes()))
+            })
+            .collect();
+        words.sort_by_key(|&(first, id, _)| (first, id));
+        let mut starts = [0u16; 257];
+        for (b, slot) in starts.iter_mut().enumerate() {
+            let at = words.partition_point(|&(first, ..)| usize::from(first) < b);
+            *slot = u16::try_from(at).unwrap_or(u16::MAX);
+        }
+        Self { words, starts }
+    }
+
+    /// Calls `found` with the id of each keyword occurring in `s` (once or
+    /// more per keyword).
+    fn find(&self, s: &str, mut found: impl FnMut(usize)) {
+        let bytes = s.as_bytes();
+        for (i, b) in bytes.iter().enumerate() {
+            let b = usize::from(b.to_ascii_lowercase());
+            let (Some(&from), Some(&to)) = (self.starts.get(b), self.starts.get(b + 1)) else {
+                continue;
+            };
+            let rest = bytes.get(i..).unwrap_or_default();
+            for &(_, id, word) in self
+                .words
+                .get(usize::from(from)..usize::from(to))
+                .unwrap_or_default()
+            {
+                if rest
+                    .get(..word.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(word))
+                {
+                    found(id);
+                }
+            }
+        }
+    }
+}
 
 /// One automaton over every keyword, ASCII case-insensitive, reporting
 /// overlapping matches (a keyword inside another is still seen).
@@ -976,6 +1061,67 @@ mod redact_tests {
         ));
     }
 }
+#[cfg(test)]
+mod keyword_tests {
+    use super::*;
+
+    fn lines_under(dir: &std::path::Path, out: &mut Vec<String>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                lines_under(&path, out);
+            } else if let Ok(text) = std::fs::read_to_string(&path) {
+                out.extend(text.lines().map(str::to_owned));
+            }
+        }
+    }
+
+    /// The first-byte pass finds the keywords the automaton finds, on
+    /// every keyword in three casings, glued to other text, and on every
+    /// line of the agent logs under `fixtures/logs`.
+    #[test]
+    fn the_first_byte_pass_finds_what_the_automaton_finds() {
+        let b = Builtins::build().unwrap();
+        let nfa = keyword_automaton(&b.words, AhoCorasickKind::ContiguousNFA).unwrap();
+        let by_automaton = |s: &str| {
+            let mut v: Vec<usize> = nfa
+                .find_overlapping_iter(s)
+                .map(|m| m.pattern().as_usize())
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let by_first = |s: &str| {
+            let mut v = Vec::new();
+            b.first.find(s, |id| v.push(id));
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        let mut texts: Vec<String> = Vec::new();
+        for w in &b.words {
+            texts.push(format!("é{}{w}x", w.to_ascii_uppercase()));
+            texts.push(format!("-{}_", w.to_ascii_lowercase()));
+            texts.push(w.get(1..).unwrap_or_default().to_owned());
+        }
+        texts.push(b.words.concat());
+        let logs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/logs");
+        lines_under(&logs, &mut texts);
+        assert!(texts.len() > 1000, "{}", texts.len());
+        let mut found = 0;
+        for t in &texts {
+            let want = by_automaton(t);
+            assert_eq!(by_first(t), want, "{t}");
+            found += want.len();
+        }
+        assert!(found > b.words.len(), "{found}");
+    }
+}
+
 #[cfg(test)]
 mod compile_probe {
     use super::*;

@@ -21,7 +21,8 @@
 //! is below the floor or the gap is below a minimum. Ties and ambiguous
 //! cases go to fine-grained, the cheaper scoring path.
 
-use tact_core::{Cue, CueSet, normalize};
+use tact_core::cues::Aligned;
+use tact_core::{Cue, CueSet, CueSetBuilder, normalize};
 use tact_types::{Classification, Granularity, GranularityDecision, GranularityEvidence, Reason};
 
 use crate::Error;
@@ -76,7 +77,32 @@ const fn value(name: &'static str, weight: f32, explanation: &'static str) -> Cu
 /// opening set, searched in `^ ` + the query's first words (so an opening
 /// cue never hides a longer phrase of the main set).
 fn build_cues() -> Result<(CueSet, CueSet), Error> {
-    let set = CueSet::builder()
+    Ok((
+        cue_builder().build_frozen(&FROZEN.bytes)?,
+        starts_builder().build_frozen(&FROZEN_STARTS.bytes)?,
+    ))
+}
+
+/// The granularity cues, built ahead of time (`models/granularity-cues.frozen`,
+/// made from [`cue_builder`] by the test `the_frozen_granularity_cues_are_the_tables`
+/// with `TACT_FREEZE=1`): read at start without expanding a phrase or
+/// building the trie. Stale bytes (a pattern changed) are compiled from
+/// the tables instead.
+static FROZEN: &Aligned<[u8]> = &Aligned {
+    align: [],
+    bytes: *include_bytes!("../../models/granularity-cues.frozen"),
+};
+
+/// [`starts_builder`]'s set, built ahead of time as [`FROZEN`] is.
+static FROZEN_STARTS: &Aligned<[u8]> = &Aligned {
+    align: [],
+    bytes: *include_bytes!("../../models/granularity-starts.frozen"),
+};
+
+/// The granularity cue tables.
+#[allow(clippy::too_many_lines)]
+fn cue_builder() -> CueSetBuilder {
+    CueSet::builder()
         // ---------------------------------------------------------------
         // Holistic: summaries and overviews.
         .literals(
@@ -531,8 +557,11 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
             ],
             Cue::new("own_records", 0.0, "asks about the user's own records").tagged(tag::MARKER),
         )
-        .build()?;
-    let starts = CueSet::builder()
+}
+
+/// The cues of a query's opening words.
+fn starts_builder() -> CueSetBuilder {
+    CueSet::builder()
         .literals(
             &[
                 "^ which",
@@ -660,8 +689,6 @@ fn build_cues() -> Result<(CueSet, CueSet), Error> {
             ],
             fine("yes_no", 0.8, "a yes/no question about one fact"),
         )
-        .build()?;
-    Ok((set, starts))
 }
 
 /// The compiled default strategy.
@@ -836,4 +863,42 @@ fn reasons(found: &[(&Cue, &str)], label: Granularity, digits: bool, values: f32
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::once::frozen::{self, Frozen};
+
+    const SETS: [Frozen; 2] = [
+        // Its regexes' bounded repetitions (`[a-z0-9' -]{1,40}`, unanchored)
+        // make a DFA too large to build: compiled at start.
+        ("granularity-cues.frozen", cue_builder, FROZEN, false),
+        (
+            "granularity-starts.frozen",
+            starts_builder,
+            FROZEN_STARTS,
+            true,
+        ),
+    ];
+
+    #[test]
+    fn the_frozen_granularity_cues_are_the_tables() {
+        frozen::are_the_tables(&SETS);
+    }
+
+    #[test]
+    fn the_frozen_granularity_cues_match_as_the_compiled_ones() {
+        frozen::match_as_compiled(
+            &SETS,
+            "granularity",
+            &["train", "calibration", "real-train", "real-calibration"],
+            &["text"],
+            |n| {
+                crate::opening::opening(crate::opening::unframed(n))
+                    .as_str()
+                    .to_owned()
+            },
+        );
+    }
 }

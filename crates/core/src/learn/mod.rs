@@ -217,10 +217,6 @@ impl<'a> Reader<'a> {
     fn u32(&mut self) -> Option<u32> {
         self.take(4)?.try_into().ok().map(u32::from_le_bytes)
     }
-
-    fn f32(&mut self) -> Option<f32> {
-        self.take(4)?.try_into().ok().map(f32::from_le_bytes)
-    }
 }
 
 /// The word buckets a model saw in training, as a bitset (no bits at all
@@ -480,24 +476,36 @@ impl LinearModel {
         let (mut model, _) = Self::empty(file)?;
         let k = model.labels.len();
         let dim = model.features.dim();
-        let rows = r.u32().ok_or_else(|| bad("truncated rows".into()))?;
-        for n in 0..rows {
+        let rows = r.u32().ok_or_else(|| bad("truncated rows".into()))? as usize;
+        // One pass over the rows' bytes, each row a slice: the weights of
+        // a model are most of what a one-question command reads at start.
+        let row_bytes = 4 * (1 + k);
+        let body = rows
+            .checked_mul(row_bytes)
+            .and_then(|n| r.take(n))
+            .ok_or_else(|| {
+                let whole = r.0.len() / row_bytes;
+                bad(format!("row {whole} is truncated"))
+            })?;
+        for (n, row) in body.chunks_exact(row_bytes).enumerate() {
+            let (head, weights) = row.split_at(4);
             let bucket =
-                r.u32()
-                    .ok_or_else(|| bad(format!("row {n} is truncated")))? as usize;
+                head.try_into()
+                    .map(u32::from_le_bytes)
+                    .map_err(|_| bad(format!("row {n} is truncated")))? as usize;
             if bucket >= dim {
                 return Err(bad(format!("row {n}: bucket {bucket} is not in 0..{dim}")));
             }
-            for j in 0..k {
-                let w = r
-                    .f32()
-                    .ok_or_else(|| bad(format!("row {n} is truncated")))?;
+            let slots = model
+                .weights
+                .get_mut(bucket * k..(bucket + 1) * k)
+                .unwrap_or_default();
+            for (j, (slot, w)) in slots.iter_mut().zip(weights.chunks_exact(4)).enumerate() {
+                let w = f32::from_le_bytes([w[0], w[1], w[2], w[3]]);
                 if !w.is_finite() {
                     return Err(bad(format!("row {n}: weight {j} is not finite")));
                 }
-                if let Some(slot) = model.weights.get_mut(bucket * k + j) {
-                    *slot = w;
-                }
+                *slot = w;
             }
         }
         if !r.0.is_empty() {

@@ -5,7 +5,8 @@
 
 use std::sync::LazyLock;
 
-use tact_core::{Cue, CueSet, WordSet};
+use tact_core::cues::Aligned;
+use tact_core::{Cue, CueSet, CueSetBuilder, WordSet};
 
 use crate::Error;
 
@@ -119,10 +120,31 @@ const LEAD: &str = r"^(?:[^\p{L}\p{N}\[]|\[[a-z?!]{1,10}\])*(?:(?:ok|okay|so|als
 /// cosa:"), for the Italian cues alone.
 const LEAD_IT: &str = r"^(?:[^\p{L}\p{N}\[]|\[[a-z?!]{1,10}\])*(?:(?:ok|okay|e|allora|quindi|inoltre|perfetto|ottimo|bene|poi|infine|(?:un')?ultima cosa|domanda veloce|(?:per favore )?fammi sapere se)[,:]?\s+)*";
 
+/// The effort cues, built ahead of time (`models/effort-cues.frozen`, made
+/// from [`cue_builder`] by the test `the_frozen_effort_cues_are_the_tables`
+/// with `TACT_FREEZE=1`): read at start without expanding a phrase or
+/// compiling a regex, which took two thirds of a `tact effort` call.
+/// Stale bytes (a pattern changed) are compiled from the tables instead.
+static FROZEN: &Aligned<[u8]> = &Aligned {
+    align: [],
+    bytes: *include_bytes!("../../../models/effort-cues.frozen"),
+};
+
+/// [`italian_cue_builder`]'s set, built ahead of time as [`FROZEN`] is.
+static FROZEN_ITALIAN: &Aligned<[u8]> = &Aligned {
+    align: [],
+    bytes: *include_bytes!("../../../models/effort-italian-cues.frozen"),
+};
+
 pub(super) fn build_cues() -> Result<CueSet, Error> {
+    Ok(cue_builder().build_frozen(&FROZEN.bytes)?)
+}
+
+/// The effort cue tables.
+pub(super) fn cue_builder() -> CueSetBuilder {
     use tag::*;
     let p = |rest: &str| format!("{LEAD}{rest}");
-    let set = CueSet::builder()
+    CueSet::builder()
         // --- low: the agent proposes something concrete, a yes/no answers it.
         .regex(
             &p(r"(?:should i|shall i|shall we|do you want me to|would you like me to|want me to|you'd like me to|you would like me to|would you like (?:us|the \w+) to|can i|may i|could i|is it (?:ok|okay|fine|alright|all right) (?:if i|to)|ok(?:ay)? (?:if i|to)|mind if i|are you (?:ok|okay|fine|happy) with|would it be (?:ok|okay|fine) (?:if|to)|do you mind if|should (?:the|this|these|it|they|that)|quieres que|deseas que|te parece (?:bien )?que|debo|puedo|prefieres que|soll ich|soll (?:das|der|die|es)|mochtest du,? dass ich|willst du,? dass ich|darf ich|kann ich|ist es (?:ok|okay|in ordnung),? wenn ich|czy mam|czy moge|czy (?:chcesz|wolisz),? (?:zebym|abym|bym)|(?:voce )?(?:quer|queres|deseja|gostaria|prefere) que eu|posso|devo|if you(?:'d like| would like| want| prefer)|si (?:quieres|prefieres) que|wenn (?:du|sie) (?:mochtest|mochten|willst),? dass ich)\b"),
@@ -377,16 +399,21 @@ pub(super) fn build_cues() -> Result<CueSet, Error> {
         .literals(&["beschreib*", "erklar*", "descriv*", "spieg*", "raccontami", "illustrami", "illustrare", "cosa intendi", "che intendi", "cosa intende"], cue("describe_de", DESCRIBE, 1.6, "asks the user to describe what they know"))
         .literals(TRIGGERS, cue("trigger", TRIGGER, 0.0, "a trigger word"))
         .literals(ITALIAN_MARKERS, cue("italian", ITALIAN, 0.0, "an Italian word"))
-        .build()?;
-    Ok(set)
 }
 
 /// Regex cues that only matter when a trigger word is present (German
 /// request frames, "which X broke", "A/B/C"): compiled in a set of their
 /// own that runs only then, keeping the common path on aho-corasick.
 pub(super) fn build_rare_cues() -> Result<CueSet, Error> {
+    // Compiled, not frozen: its unanchored DFA would take three times as
+    // long to read as its regex set takes to compile.
+    Ok(rare_cue_builder().build()?)
+}
+
+/// The rare cue tables.
+fn rare_cue_builder() -> CueSetBuilder {
     use tag::*;
-    let set = CueSet::builder()
+    CueSet::builder()
         .regex(r"\w/\w+/\w", cue("option_slashes", OPTIONS, 2.0, "lists options"))
         .regex(
             r"\b(?:kannst|konntest|konnten sie|konnen sie) (?:du |sie )?(?:mal )?(?:\w+ )?(?:\w+ )?(?:ausfuhren|laufen lassen|testen|prufen|nachsehen|nachschauen|fragen|nachfragen|messen|exportieren|herunterladen|besorgen|raussuchen|heraussuchen)\b",
@@ -401,8 +428,6 @@ pub(super) fn build_rare_cues() -> Result<CueSet, Error> {
             cue("diagnosis_which", DIAG, 2.2, "asks for a diagnosis of a cause"),
         )
         .regex(r"\bbeim \w+ nachfragen\b", cue("ask_others_de", OTHERS, 1.8, "the user must ask someone else"))
-        .build()?;
-    Ok(set)
 }
 
 /// The Italian cues that must read the start of the question (a question
@@ -412,8 +437,13 @@ pub(super) fn build_rare_cues() -> Result<CueSet, Error> {
 /// question runs stays small. Their names are those of the same cues in
 /// the other languages.
 pub(super) fn build_italian_cues() -> Result<CueSet, Error> {
+    Ok(italian_cue_builder().build_frozen(&FROZEN_ITALIAN.bytes)?)
+}
+
+/// The Italian cue tables.
+pub(super) fn italian_cue_builder() -> CueSetBuilder {
     let p = |rest: &str| format!("{LEAD_IT}{rest}");
-    let set = CueSet::builder()
+    CueSet::builder()
         .regex(
             &p(r"(?:vuoi che|vuole che|desideri che|desidera che|preferisci che|preferisce che|va bene se|ti va (?:bene )?se|e ok se|ok se|ti dispiace se|le dispiace se|ti sta bene se|dovrei|procedo|procediamo|si procede|lo faccio|faccio io|(?:se vuoi|se preferisci),? (?:posso|procedo))\b"),
             PROPOSAL_CUE,
@@ -447,8 +477,6 @@ pub(super) fn build_italian_cues() -> Result<CueSet, Error> {
             OPEN_CUE,
         )
         .regex(&p(r"chi\b"), ASKS_PERSON_CUE)
-        .build()?;
-    Ok(set)
 }
 
 /// Italian words that make [`build_italian_cues`] worth running (tag
@@ -847,4 +875,48 @@ pub(super) fn part_splitter() -> Result<regex::Regex, Error> {
             message: e.to_string(),
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::once::frozen::{self, Frozen};
+
+    const SETS: [Frozen; 2] = [
+        ("effort-cues.frozen", cue_builder, FROZEN, true),
+        (
+            "effort-italian-cues.frozen",
+            italian_cue_builder,
+            FROZEN_ITALIAN,
+            true,
+        ),
+    ];
+
+    #[test]
+    fn the_frozen_effort_cues_are_the_tables() {
+        frozen::are_the_tables(&SETS);
+    }
+
+    #[test]
+    fn the_part_splitter_compiles() {
+        assert!(part_splitter().is_ok());
+    }
+
+    #[test]
+    fn the_frozen_effort_cues_match_as_the_compiled_ones() {
+        frozen::match_as_compiled(
+            &SETS,
+            "effort",
+            &[
+                "train",
+                "calibration",
+                "train-it",
+                "calibration-it",
+                "real-train",
+                "real-calibration",
+            ],
+            &["text", "message"],
+            str::to_owned,
+        );
+    }
 }

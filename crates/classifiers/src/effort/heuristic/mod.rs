@@ -291,7 +291,23 @@ pub(crate) type Extras = SmallVec<[&'static str; 24]>;
 pub(crate) struct Heuristic {
     /// The process's effort cues (built once, shared by every classifier).
     cues: &'static CueSet,
-    splitter: regex::Regex,
+}
+
+/// The splitter between the parts of a question, compiled the first time
+/// a question has a part connective (a tenth of a `tact effort` call went
+/// to compiling it up front).
+static SPLITTER: OnceLock<Option<regex::Regex>> = OnceLock::new();
+
+/// The part splitter, or `None` (after one logged error) if it failed to
+/// compile: questions are then not split.
+fn splitter() -> Option<&'static regex::Regex> {
+    SPLITTER
+        .get_or_init(|| {
+            part_splitter()
+                .map_err(|e| tracing::error!(error = %e, "the part splitter failed to compile"))
+                .ok()
+        })
+        .as_ref()
 }
 
 /// The effort cues of the process.
@@ -313,7 +329,6 @@ impl Heuristic {
     pub(crate) fn new() -> Result<Self, Error> {
         Ok(Self {
             cues: crate::once::shared(&CUES, build_cues)?,
-            splitter: part_splitter()?,
         })
     }
 
@@ -394,7 +409,7 @@ impl Heuristic {
                     continue;
                 }
                 let mut last = 0;
-                for m in self.splitter.find_iter(&n) {
+                for m in splitter().into_iter().flat_map(|s| s.find_iter(&n)) {
                     let piece = n[last..m.start()].trim();
                     if !piece.is_empty() {
                         parts.push(piece.to_owned());

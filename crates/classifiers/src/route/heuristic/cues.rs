@@ -2,7 +2,8 @@
 //! weighted English and Spanish cues per query type, references and topic
 //! switches, and the cues of the message's opening words.
 
-use tact_core::{Cue, CueSet};
+use tact_core::cues::Aligned;
+use tact_core::{Cue, CueSet, CueSetBuilder};
 
 use crate::Error;
 
@@ -60,10 +61,34 @@ const fn cue(name: &'static str, tag: u16, weight: f32, explanation: &'static st
     Cue::new(name, weight, explanation).tagged(tag)
 }
 
-#[allow(clippy::too_many_lines)]
 pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
+    Ok((
+        cue_builder().build_frozen(&FROZEN.bytes)?,
+        starts_builder().build_frozen(&FROZEN_STARTS.bytes)?,
+    ))
+}
+
+/// The route cues, built ahead of time (`models/route-cues.frozen`,
+/// made from [`cue_builder`] by the test `the_frozen_route_cues_are_the_tables`
+/// with `TACT_FREEZE=1`): read at start without expanding a phrase or
+/// building the trie. Stale bytes (a pattern changed) are compiled from
+/// the tables instead.
+static FROZEN: &Aligned<[u8]> = &Aligned {
+    align: [],
+    bytes: *include_bytes!("../../../models/route-cues.frozen"),
+};
+
+/// [`starts_builder`]'s set, built ahead of time as [`FROZEN`] is.
+static FROZEN_STARTS: &Aligned<[u8]> = &Aligned {
+    align: [],
+    bytes: *include_bytes!("../../../models/route-starts.frozen"),
+};
+
+/// The route cue tables.
+#[allow(clippy::too_many_lines)]
+fn cue_builder() -> CueSetBuilder {
     use tag::*;
-    let set = CueSet::builder()
+    CueSet::builder()
         // -------------------------------------------------------------
         // PLATFORM: the user's own account, first person.
         .phrases(
@@ -564,8 +589,12 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
             ],
             cue("topic_switch", SWITCH, 0.0, "switches topic"),
         )
-        .build()?;
-    let starts = CueSet::builder()
+}
+
+/// The cues of a query's opening words.
+fn starts_builder() -> CueSetBuilder {
+    use tag::*;
+    CueSet::builder()
         .literals(
             &[
                 "^ and",
@@ -764,6 +793,31 @@ pub(super) fn build_cues() -> Result<(CueSet, CueSet), Error> {
             ],
             cue("howto_question", HOWTO, 0.0, "asks how to do something"),
         )
-        .build()?;
-    Ok((set, starts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::once::frozen::{self, Frozen};
+
+    const SETS: [Frozen; 2] = [
+        ("route-cues.frozen", cue_builder, FROZEN, true),
+        ("route-starts.frozen", starts_builder, FROZEN_STARTS, true),
+    ];
+
+    #[test]
+    fn the_frozen_route_cues_are_the_tables() {
+        frozen::are_the_tables(&SETS);
+    }
+
+    #[test]
+    fn the_frozen_route_cues_match_as_the_compiled_ones() {
+        frozen::match_as_compiled(
+            &SETS,
+            "route",
+            &["train", "calibration", "real-train", "real-calibration"],
+            &["text"],
+            |n| crate::opening::opening(n).as_str().to_owned(),
+        );
+    }
 }
