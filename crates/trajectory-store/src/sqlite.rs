@@ -83,9 +83,21 @@ impl Sqlite {
         check_regular(&path)?;
         let conn = Connection::open(&path).map_err(|e| Error::on_open(&path, e))?;
         let mut store = Self::configure(conn, path.clone())?;
+        // In WAL mode, as a store every writable open leaves: hosts that
+        // open it next at once never race to switch its journal mode.
+        store.wal().map_err(|e| Error::on_open(&path, e))?;
         migrate_to(&mut store.conn, target.min(SCHEMA_VERSION))
             .map_err(|e| Error::on_open(&path, e))?;
         Ok(store)
+    }
+
+    /// WAL (readers never block the writer, and a killed writer leaves
+    /// every committed transaction intact) with `synchronous = NORMAL`.
+    fn wal(&self) -> rusqlite::Result<()> {
+        let _mode: String = self
+            .conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+        self.conn.pragma_update(None, "synchronous", "NORMAL")
     }
 
     fn configure(conn: Connection, path: PathBuf) -> Result<Self, Error> {
@@ -112,16 +124,7 @@ impl Sqlite {
             });
         }
         if writable {
-            // WAL: readers never block the writer, and a killed writer
-            // leaves every committed transaction intact.
-            let _mode: String = store
-                .conn
-                .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
-                .map_err(|e| Error::on_open(&path, e))?;
-            store
-                .conn
-                .pragma_update(None, "synchronous", "NORMAL")
-                .map_err(|e| Error::on_open(&path, e))?;
+            store.wal().map_err(|e| Error::on_open(&path, e))?;
             migrate_to(&mut store.conn, SCHEMA_VERSION).map_err(|e| Error::on_open(&path, e))?;
         }
         Ok(store)
