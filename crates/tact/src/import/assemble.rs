@@ -19,7 +19,7 @@ pub const MAX_OUTPUT_BYTES: usize = 1 << 10;
 /// A tool output as kept: its head of at most [`MAX_OUTPUT_BYTES`] (16
 /// times that for a failed call; cut on a character boundary), and its
 /// length in characters when cut.
-fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
+pub(crate) fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
     let max = if ok {
         MAX_OUTPUT_BYTES
     } else {
@@ -241,13 +241,23 @@ impl Assembler {
     /// The result of the call `id`: its output and whether it succeeded.
     /// A result without its call (cut from the log) is ignored.
     pub(crate) fn result(&mut self, id: &str, output: &str, ok: bool) {
+        if self.open.contains_key(id) {
+            self.result_kept(id, kept_output(output, ok), ok);
+        } else {
+            tracing::debug!(id, "tool result without its call");
+        }
+    }
+
+    /// As [`Assembler::result`], the output already cut as kept
+    /// ([`kept_output`]: its head and length in characters).
+    pub(crate) fn result_kept(&mut self, id: &str, kept: (String, Option<usize>), ok: bool) {
         let Some(index) = self.open.remove(id) else {
             tracing::debug!(id, "tool result without its call");
             return;
         };
         if let Some(Event::Tool(call)) = self.current.events.get_mut(index) {
             call.ok = ok;
-            let (head, chars) = kept_output(output, ok);
+            let (head, chars) = kept;
             call.output = JsonValue::String(head);
             call.output_chars = chars;
         }

@@ -79,31 +79,49 @@ static TAG: LazyLock<Option<Regex>> =
 static RESULT: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"^\[([a-z_]+)(?: for [^\]]*)?\] Result:").ok());
 
-/// Reads a whole task file.
-pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
+/// The reader of a task file, once its first message says which it is.
+#[derive(Debug)]
+enum Reading {
+    Unknown,
+    Api(Api),
+    Ui(Ui),
+}
+
+/// Reads a task file from `reader`, one message in memory at a time
+/// (never the whole document); one over `limit` bytes is skipped and
+/// reported. The first message says which file it is: a `say` or `ask`
+/// is `ui_messages.json`, anything else `api_conversation_history.json`.
+pub(crate) fn read(
+    reader: &mut impl std::io::BufRead,
+    sink: &mut Sink,
+    limit: usize,
+) -> Result<(), ImportError> {
     let source = sink.source.clone();
-    let v = super::parse_document(text, &source)?;
-    let Value::Array(items) = v else {
+    sink.meta.agent = Some("cline".to_owned());
+    let mut reading = Reading::Unknown;
+    let top = super::read::scan_values(reader, sink, limit, &mut |key, m, sink| {
+        if key.is_some() {
+            return;
+        }
+        if matches!(reading, Reading::Unknown) {
+            reading = if m.get("say").is_some() || m.get("ask").is_some() {
+                Reading::Ui(Ui::default())
+            } else {
+                Reading::Api(Api::default())
+            };
+        }
+        match &mut reading {
+            Reading::Api(state) => state.message(&m, sink),
+            Reading::Ui(state) => state.message(&m, sink),
+            Reading::Unknown => {}
+        }
+    })?;
+    if top != b'[' {
         return Err(ImportError::new(
             &source,
             1,
             "expected a Cline task file: a JSON array of messages",
         ));
-    };
-    sink.meta.agent = Some("cline".to_owned());
-    let ui = items
-        .iter()
-        .any(|m| m.get("say").is_some() || m.get("ask").is_some());
-    if ui {
-        let mut state = Ui::default();
-        for m in &items {
-            state.message(m, sink);
-        }
-    } else {
-        let mut state = Api::default();
-        for m in &items {
-            state.message(m, sink);
-        }
     }
     Ok(())
 }

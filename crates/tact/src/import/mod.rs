@@ -220,7 +220,7 @@ impl Format {
 
 /// `head` from its first record on: blank lines and comment lines (`//`,
 /// `#`) before it skipped.
-fn skip_comments(head: &str) -> &str {
+pub(crate) fn skip_comments(head: &str) -> &str {
     let mut rest = head;
     loop {
         let t = rest.trim_start();
@@ -540,30 +540,6 @@ pub fn import_text(format: Format, text: &str, source: &str) -> Result<ImportedL
     import_reader(format, text.as_bytes(), source, MAX_RECORD_BYTES)
 }
 
-/// A one-document log read whole from `reader`, at most `limit` bytes (a
-/// larger one is an error naming it, read no further).
-fn read_document(
-    reader: &mut impl std::io::BufRead,
-    source: &str,
-    limit: usize,
-) -> Result<String, ImportError> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    reader
-        .take(cap)
-        .read_to_end(&mut bytes)
-        .map_err(|e| ImportError::new(source, 1, format!("cannot read: {e}")))?;
-    if bytes.len() > limit {
-        return Err(ImportError::new(
-            source,
-            1,
-            format!("a log document larger than {limit} bytes is not read"),
-        ));
-    }
-    String::from_utf8(bytes).map_err(|_| ImportError::new(source, 1, "invalid UTF-8"))
-}
-
 /// Reads a log of `format` from `reader` as a stream, one record in
 /// memory at a time (a line, or an element of a one-document log, at most
 /// `max_record_bytes`: a larger one is skipped and reported in
@@ -596,27 +572,11 @@ pub fn import_reader(
     match format {
         Format::OpenHands => openhands::read(&mut reader, &mut sink, max_record_bytes)?,
         Format::SweAgent => swe_agent::read(&mut reader, &mut sink, max_record_bytes)?,
-        // The newer one-document formats are read whole, the document
-        // their one record (at most `max_record_bytes`).
-        Format::MiniSweAgent | Format::Cline | Format::GeminiCli | Format::OpenHandsV1 => {
-            let text = read_document(&mut reader, source, max_record_bytes)?;
-            match format {
-                Format::MiniSweAgent => mini_swe_agent::document(&text, &mut sink)?,
-                Format::Cline => cline::document(&text, &mut sink)?,
-                Format::GeminiCli => gemini_cli::document(&text, &mut sink)?,
-                _ if skip_comments(&text).starts_with('[') => {
-                    openhands_v1::document(&text, &mut sink)?;
-                }
-                _ => {
-                    let mut parser = LineParser::new(format);
-                    for (i, line) in text.lines().enumerate() {
-                        parser
-                            .line(line, &mut sink)
-                            .map_err(|m| ImportError::new(source, i + 1, m))?;
-                    }
-                    parser.end(&mut sink);
-                }
-            }
+        Format::MiniSweAgent => mini_swe_agent::read(&mut reader, &mut sink, max_record_bytes)?,
+        Format::Cline => cline::read(&mut reader, &mut sink, max_record_bytes)?,
+        Format::GeminiCli => gemini_cli::read(&mut reader, &mut sink, max_record_bytes)?,
+        Format::OpenHandsV1 if read::starts_array(&mut reader) => {
+            openhands_v1::read_array(&mut reader, &mut sink, max_record_bytes)?;
         }
         _ => {
             let mut parser = LineParser::new(format);
@@ -779,13 +739,6 @@ pub fn is_event_file(path: &Path) -> bool {
 /// error is the number of the event); more than `limit` bytes is an error.
 pub fn conversation_events(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
     openhands_v1::conversation_events(path, limit)
-}
-
-/// A one-document log parsed as JSON, or the error naming its source and
-/// the line where it stops being JSON.
-pub(crate) fn parse_document(text: &str, source: &str) -> Result<serde_json::Value, ImportError> {
-    serde_json::from_str(text)
-        .map_err(|e| ImportError::new(source, e.line(), format!("not valid JSON: {e}")))
 }
 
 /// A JSON value's string at `key`, if it is one.
