@@ -135,9 +135,13 @@ fn inner<'a>(s: &'a str, tag: &str) -> Option<&'a str> {
     Some(s[start..end].trim())
 }
 
-/// Removes every `<tag>…</tag>` block (an unclosed one to the end).
-fn without(s: &str, tag: &str) -> String {
+/// Removes every `<tag>…</tag>` block (an unclosed one to the end): `s`
+/// itself when it has none.
+fn without<'a>(s: &'a str, tag: &str) -> std::borrow::Cow<'a, str> {
     let open = format!("<{tag}>");
+    if !s.contains(&open) {
+        return std::borrow::Cow::Borrowed(s);
+    }
     let close = format!("</{tag}>");
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
@@ -151,7 +155,7 @@ fn without(s: &str, tag: &str) -> String {
         }
     }
     out.push_str(rest);
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// The child tags of a tool block as parameters (a tag with no closing
@@ -303,7 +307,7 @@ impl Api {
         // Tags with no closing tag after the point they were looked for
         // from: none later either, so each is searched for once (linear).
         let mut unclosed: HashSet<String> = HashSet::new();
-        let mut rest = text.as_str();
+        let mut rest = &*text;
         loop {
             let found = re.captures_iter(rest).find_map(|c| {
                 let name = c.get(1)?.as_str();

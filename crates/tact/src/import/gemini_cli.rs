@@ -86,9 +86,9 @@ pub(crate) fn read(
             break None;
         }
         if !blank {
-            break serde_json::from_slice::<Value>(&line)
-                .ok()
-                .filter(|v| v.is_object() && v.get("messages").is_none() && v.get("history").is_none());
+            break serde_json::from_slice::<Value>(&line).ok().filter(|v| {
+                v.is_object() && v.get("messages").is_none() && v.get("history").is_none()
+            });
         }
     };
     match first {
@@ -273,7 +273,9 @@ impl Message {
                     .unwrap_or_else(|| format!("{group}-{k}"));
                 let output = match c.get("resultDisplay") {
                     Some(Value::String(s)) => std::borrow::Cow::Borrowed(s.as_str()),
-                    _ => std::borrow::Cow::Owned(c.get("result").map(result_text).unwrap_or_default()),
+                    _ => std::borrow::Cow::Owned(
+                        c.get("result").map(result_text).unwrap_or_default(),
+                    ),
                 };
                 let ok = !matches!(str_at(c, "status"), Some("error" | "cancelled"));
                 calls.push(Call {
@@ -312,7 +314,8 @@ impl Message {
                 }
                 sink.asm.assistant(&self.text);
                 for c in self.calls {
-                    sink.asm.call(Some(&c.id), &c.name, c.args, Some(&self.group));
+                    sink.asm
+                        .call(Some(&c.id), &c.name, c.args, Some(&self.group));
                     sink.asm.result_kept(&c.id, c.output, c.ok);
                 }
             }

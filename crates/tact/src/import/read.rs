@@ -14,7 +14,7 @@ pub(crate) enum Item<'a> {
     /// a top-level array) and the 1-based line it starts on.
     Value {
         key: Option<&'a str>,
-        raw: &'a [u8],
+        raw: Vec<u8>,
         line: usize,
     },
     /// An item over the limit, read past: its key, line and size.
@@ -169,12 +169,14 @@ pub(crate) fn scan_values(
     scan_items(reader, limit, &mut |item| {
         match item {
             Item::Value { key, raw, line } => {
-                let v = serde_json::from_slice(raw).map_err(|e| {
+                let v = serde_json::from_slice(&raw).map_err(|e| {
                     (
                         line + e.line().saturating_sub(1),
                         format!("not valid JSON: {e}"),
                     )
                 })?;
+                // The record's bytes go before its value is read.
+                drop(raw);
                 on_value(key, v, sink);
             }
             Item::TooLarge { line, bytes, .. } => sink.too_large(line, bytes, limit),
@@ -253,7 +255,7 @@ fn end_item(
         } else {
             on_item(Item::Value {
                 key,
-                raw: &item.buf,
+                raw: item.buf,
                 line: item.line,
             })?;
         }
@@ -399,7 +401,7 @@ mod tests {
         scan_items(&mut doc.as_bytes(), limit, &mut |i| {
             out.push(match i {
                 Item::Value { key, raw, line } => {
-                    format!("{key:?}@{line}:{}", String::from_utf8_lossy(raw))
+                    format!("{key:?}@{line}:{}", String::from_utf8_lossy(&raw))
                 }
                 Item::TooLarge { key, line, bytes } => format!("{key:?}@{line}:{bytes} bytes"),
             });

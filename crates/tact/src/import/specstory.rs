@@ -69,7 +69,8 @@ static TOOL_USE: LazyLock<Option<Regex>> =
 #[derive(Debug, Default)]
 pub(crate) struct State {
     role: Option<Role>,
-    part: Vec<String>,
+    /// The part being read, its lines each ended by `\n`.
+    part: String,
     fence: Option<String>,
     /// Inside a `<tool-use>` or `<details>` block (a `---` there is text).
     block_depth: usize,
@@ -84,13 +85,13 @@ impl State {
             if t.starts_with(fence.as_str()) && t.trim_start_matches('`').trim().is_empty() {
                 self.fence = None;
             }
-            self.part.push(line.to_owned());
+            self.push(line);
             return;
         }
         if t.starts_with("```") {
             let ticks = t.len() - t.trim_start_matches('`').len();
             self.fence = Some("`".repeat(ticks));
-            self.part.push(line.to_owned());
+            self.push(line);
             return;
         }
         if self.block_depth == 0 {
@@ -119,7 +120,12 @@ impl State {
         if (t.starts_with("</tool-use>") || t.starts_with("</details>")) && self.block_depth > 0 {
             self.block_depth -= 1;
         }
-        self.part.push(line.to_owned());
+        self.push(line);
+    }
+
+    fn push(&mut self, line: &str) {
+        self.part.push_str(line);
+        self.part.push('\n');
     }
 
     /// The end of the history.
@@ -130,7 +136,7 @@ impl State {
     }
 
     fn end_part(&mut self, sink: &mut Sink) {
-        let text = std::mem::take(&mut self.part).join("\n");
+        let text = std::mem::take(&mut self.part);
         let text = text.trim();
         if text.is_empty() {
             return;
@@ -154,8 +160,15 @@ impl State {
     /// `---` between them, so the part is cut at those blocks first.
     fn agent_part(&mut self, text: &str, sink: &mut Sink) {
         let mut words: Vec<&str> = Vec::new();
-        let mut lines = text.lines();
-        while let Some(line) = lines.next() {
+        // Each line with the offsets of its start and end (its `\n`
+        // included), so a tool block is a slice of the part, not a copy.
+        let mut offset = 0usize;
+        let mut lines = text.split_inclusive('\n').map(|l| {
+            let start = offset;
+            offset += l.len();
+            (l.trim_end_matches(['\n', '\r']), start, offset)
+        });
+        while let Some((line, start, line_end)) = lines.next() {
             let t = line.trim_start();
             if t.starts_with("<think>") {
                 self.agent_chunk(&words.join("\n"), sink);
@@ -164,7 +177,7 @@ impl State {
                 let mut end = t.find("</think>").map(|at| &t[at..]);
                 while end.is_none() {
                     match lines.next() {
-                        Some(l) => end = l.find("</think>").map(|at| &l[at..]),
+                        Some((l, _, _)) => end = l.find("</think>").map(|at| &l[at..]),
                         None => break,
                     }
                 }
@@ -176,10 +189,10 @@ impl State {
             } else if t.starts_with("<tool-use") {
                 self.agent_chunk(&words.join("\n"), sink);
                 words.clear();
-                let mut block = vec![line];
+                let mut block_end = line_end;
                 let mut depth = 1usize;
-                for l in lines.by_ref() {
-                    block.push(l);
+                for (l, _, l_end) in lines.by_ref() {
+                    block_end = l_end;
                     let lt = l.trim_start();
                     if lt.starts_with("<tool-use") {
                         depth += 1;
@@ -190,7 +203,7 @@ impl State {
                         }
                     }
                 }
-                self.agent_chunk(&block.join("\n"), sink);
+                self.agent_chunk(&text[start..block_end], sink);
             } else {
                 words.push(line);
             }

@@ -23,6 +23,22 @@ fn write_log(path: &Path, format: Format, exchanges: usize, output: usize) {
         Format::OpenHands => write!(w, "[").unwrap(),
         Format::SweAgent => write!(w, "{{\"trajectory\": [").unwrap(),
         Format::Aider => writeln!(w, "# aider chat started at 2026-01-01 10:00:00\n").unwrap(),
+        Format::MiniSweAgent => writeln!(
+            w,
+            "{{\"trajectory_format\": \"mini-swe-agent-1.1\", \"info\": {{\"mini_version\": \"1.15.0\"}}, \"messages\": [\n{{\"role\":\"user\",\"content\":\"fix 0\"}}"
+        )
+        .unwrap(),
+        Format::Cline => writeln!(
+            w,
+            "[{{\"role\":\"user\",\"content\":[{{\"type\":\"text\",\"text\":\"<task>\\nfix 0\\n</task>\"}}]}}"
+        )
+        .unwrap(),
+        Format::GeminiCli => writeln!(
+            w,
+            "{{\"sessionId\": \"s\", \"projectHash\": \"h\", \"messages\": ["
+        )
+        .unwrap(),
+        Format::SpecStory => writeln!(w, "# Fix (2026-01-01 10:00Z)\n").unwrap(),
         _ => {}
     }
     for i in 0..exchanges {
@@ -54,6 +70,32 @@ fn write_log(path: &Path, format: Format, exchanges: usize, output: usize) {
                 w,
                 "{sep}{{\"thought\":\"Looking.\",\"action\":\"ls\",\"observation\":{out_json}}}"
             ),
+            Format::OpenHandsV1 => writeln!(
+                w,
+                "{{\"kind\":\"MessageEvent\",\"source\":\"user\",\"llm_message\":{{\"role\":\"user\",\"content\":[{{\"type\":\"text\",\"text\":\"fix {i}\"}}]}}}}\n\
+                 {{\"kind\":\"ActionEvent\",\"source\":\"agent\",\"thought\":[{{\"type\":\"text\",\"text\":\"Looking.\"}}],\"tool_name\":\"terminal\",\"tool_call_id\":\"t{i}\",\"action\":{{\"kind\":\"ExecuteBashAction\",\"command\":\"ls\"}}}}\n\
+                 {{\"kind\":\"ObservationEvent\",\"source\":\"environment\",\"tool_call_id\":\"t{i}\",\"observation\":{{\"content\":[{{\"type\":\"text\",\"text\":{out_json}}}],\"exit_code\":0}}}}"
+            ),
+            // One task: each exchange a call and its result.
+            Format::MiniSweAgent => writeln!(
+                w,
+                ",{{\"role\":\"assistant\",\"content\":\"Looking.\",\"tool_calls\":[{{\"id\":\"t{i}\",\"function\":{{\"name\":\"bash\",\"arguments\":\"{{}}\"}}}}]}}\n\
+                 ,{{\"role\":\"tool\",\"tool_call_id\":\"t{i}\",\"content\":{out_json}}}"
+            ),
+            Format::Cline => writeln!(
+                w,
+                ",{{\"role\":\"assistant\",\"content\":[{{\"type\":\"text\",\"text\":\"Looking.\\n<read_file>\\n<path>f{i}</path>\\n</read_file>\"}}]}}\n\
+                 ,{{\"role\":\"user\",\"content\":[{{\"type\":\"text\",\"text\":\"[read_file for 'f{i}'] Result:\"}},{{\"type\":\"text\",\"text\":{out_json}}}]}}"
+            ),
+            Format::GeminiCli => writeln!(
+                w,
+                "{sep}{{\"id\":\"u{i}\",\"type\":\"user\",\"content\":\"fix {i}\"}}\n\
+                 ,{{\"id\":\"g{i}\",\"type\":\"gemini\",\"content\":\"Looking.\",\"toolCalls\":[{{\"id\":\"t{i}\",\"name\":\"run_shell_command\",\"args\":{{\"command\":\"ls\"}},\"resultDisplay\":{out_json},\"status\":\"success\"}}]}}"
+            ),
+            Format::SpecStory => write!(
+                w,
+                "_**User**_\n\nfix {i}\n\n---\n\n_**Assistant**_\n\nLooking.\n\n<tool-use data-tool-name=\"run_terminal_cmd\">\n<details><summary>Ran ls</summary>\n\n```\n{out}```\n</details>\n</tool-use>\n\n---\n\n"
+            ),
             // Aider quotes what it runs and prints with `> `.
             _ => write!(
                 w,
@@ -64,7 +106,8 @@ fn write_log(path: &Path, format: Format, exchanges: usize, output: usize) {
         .unwrap();
     }
     match format {
-        Format::OpenHands => write!(w, "]").unwrap(),
+        Format::OpenHands | Format::Cline => write!(w, "]").unwrap(),
+        Format::MiniSweAgent | Format::GeminiCli => write!(w, "]}}").unwrap(),
         Format::SweAgent => write!(
             w,
             "], \"history\": [{{\"role\":\"user\",\"content\":\"go\"}}], \"info\": {{}}}}"
@@ -87,12 +130,17 @@ fn status_bytes(field: &str) -> usize {
     kib << 10
 }
 
-const FORMATS: [Format; 5] = [
+const FORMATS: [Format; 10] = [
     Format::ClaudeCode,
     Format::Codex,
     Format::OpenHands,
     Format::SweAgent,
     Format::Aider,
+    Format::OpenHandsV1,
+    Format::MiniSweAgent,
+    Format::Cline,
+    Format::GeminiCli,
+    Format::SpecStory,
 ];
 
 /// The body of `importer_memory_bounded`: one import, run alone in a
@@ -215,6 +263,8 @@ fn a_record_over_the_limit_is_reported_with_its_line_and_the_rest_read() {
         let out = "ok: line of tool output\n".repeat(100 / 24 + 1)[..100].to_owned();
         let (json, big) = if format == Format::Aider {
             (out.replace('\n', "\n> "), "x".repeat(70 << 10))
+        } else if format == Format::SpecStory {
+            (out.clone(), "x".repeat(70 << 10))
         } else {
             (
                 serde_json::to_string(&out).unwrap(),
@@ -238,14 +288,32 @@ fn a_record_over_the_limit_is_reported_with_its_line_and_the_rest_read() {
         assert_eq!(p.source_name, path.display().to_string());
         assert_eq!(p.line, line, "{format}: {p}");
         assert!(p.message.contains("over the limit of 65536 bytes"), "{p}");
-        // The third exchange is read (SWE-agent's steps are one turn's).
-        if format == Format::SweAgent {
-            let calls = log.turns[0]
+        // The third exchange is read (SWE-agent's steps are one turn's,
+        // as are mini-swe-agent's and this Cline task's).
+        if matches!(
+            format,
+            Format::SweAgent | Format::MiniSweAgent | Format::Cline
+        ) {
+            use tact::types::trajectory::Event;
+            let calls: Vec<_> = log.turns[0]
                 .events
                 .iter()
-                .filter(|e| matches!(e, tact::types::trajectory::Event::Tool(_)))
+                .filter_map(|e| match e {
+                    Event::Tool(c) => Some(c),
+                    _ => None,
+                })
+                .collect();
+            // A SWE-agent step is skipped whole; a call's result message
+            // alone in the others (the call stays, unanswered).
+            let expected = if format == Format::SweAgent { 2 } else { 3 };
+            assert_eq!(calls.len(), expected, "{format}: {:?}", log.turns);
+            // The third result is read (Cline answers the oldest open call
+            // of its tool, and trims outputs).
+            let answered = calls
+                .iter()
+                .filter(|c| c.output.as_str().map(str::trim) == Some(out.trim()))
                 .count();
-            assert_eq!(calls, 2, "{format}: {:?}", log.turns);
+            assert_eq!(answered, 2, "{format}: {:?}", log.turns);
         } else {
             let prompts: Vec<&str> = log.turns.iter().map(|t| t.prompt.as_str()).collect();
             assert!(prompts.contains(&"fix 2"), "{format}: {prompts:?}");
