@@ -318,6 +318,8 @@ impl Assembler {
             self.current.response = text;
         }
         if self.started {
+            // A log's turns live until it is scored: no spare slots kept.
+            self.current.events.shrink_to_fit();
             self.turns.push(std::mem::take(&mut self.current));
         }
         self.started = false;

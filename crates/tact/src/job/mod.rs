@@ -856,6 +856,13 @@ impl Job {
             }
         }
         let replay = record::replay(&session);
+        // The events are replayed: their outputs and parameters (most of
+        // what a log's session holds) go before the record is built, the
+        // run id (a digest of the whole session when it has none) first.
+        session.run_id = Some(record::run_id(&session));
+        for t in &mut session.turns {
+            t.events = Vec::new();
+        }
         let mut guidance: Vec<String> = Vec::new();
         for g in &replay.guidance {
             if !guidance.contains(&g.classifier) {
