@@ -223,7 +223,7 @@ fn write_log(path: &Path, format: &str, bytes: u64, one: bool) -> Result<u64> {
                 put(
                     &mut w,
                     &format!(
-                        "_**Agent (model claude-x, mode Agent)**_\n\n{said}\n\n<tool-use data-tool-name=\"read_file\">\n<details><summary>Read file: src/module_{i}.rs</summary>\n\n```rust\n{out}```\n</details>\n</tool-use>\n\n---\n\n"
+                        "_**Agent (model claude-x, mode Agent)**_\n\n{said}\n\n<tool-use data-tool-name=\"read_file\">\n<details><summary>Read file: src/module_{i}.rs</summary>\n\n```rust\n{out}\n```\n</details>\n</tool-use>\n\n---\n\n"
                     ),
                     true,
                 )?;

@@ -392,7 +392,7 @@ pub struct ImportedLog {
 
 /// The largest record an import reads, in bytes: a line of a line-based
 /// log, an element of a one-document log (an OpenHands event, a SWE-agent
-/// step or message). A larger record is skipped and reported
+/// step, a message of mini-swe-agent, Cline or Gemini CLI). A larger record is skipped and reported
 /// ([`ImportedLog::problems`], naming its line); the rest of the log is
 /// read. An import holds one record at a time (twice, parsed), the
 /// turns, and of each tool output its head ([`MAX_OUTPUT_BYTES`]).

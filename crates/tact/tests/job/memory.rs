@@ -94,7 +94,7 @@ fn write_log(path: &Path, format: Format, exchanges: usize, output: usize) {
             ),
             Format::SpecStory => write!(
                 w,
-                "_**User**_\n\nfix {i}\n\n---\n\n_**Assistant**_\n\nLooking.\n\n<tool-use data-tool-name=\"run_terminal_cmd\">\n<details><summary>Ran ls</summary>\n\n```\n{out}```\n</details>\n</tool-use>\n\n---\n\n"
+                "_**User**_\n\nfix {i}\n\n---\n\n_**Assistant**_\n\nLooking.\n\n<tool-use data-tool-name=\"run_terminal_cmd\">\n<details><summary>Ran ls</summary>\n\n```\n{out}\n```\n</details>\n</tool-use>\n\n---\n\n"
             ),
             // Aider quotes what it runs and prints with `> `.
             _ => write!(
