@@ -494,4 +494,44 @@ mod tests {
         let j = import_text(Format::GeminiCli, lines, "session-1.jsonl").unwrap();
         assert_eq!(j.turns, s.turns);
     }
+
+    #[test]
+    fn each_shape_is_streamed_whatever_its_layout() {
+        let messages = r#"[{"id":"1","timestamp":"2025-01-01T00:00:01Z","type":"user","content":"Go."},{"id":"2","timestamp":"2025-01-01T00:00:02Z","type":"gemini","content":"Done. More?"}]"#;
+        // The start time after the messages is still the session's start.
+        let one_line = format!(
+            r#"{{"sessionId":"s1","projectHash":"h","messages":{messages},"startTime":"2025-01-01T00:00:00Z"}}"#
+        );
+        let pretty = format!(
+            "\n{{\n  \"sessionId\": \"s1\",\n  \"projectHash\": \"h\",\n  \"startTime\": \"2025-01-01T00:00:00Z\",\n  \"messages\": {messages}\n}}\n"
+        );
+        let lines = "\n{\"sessionId\":\"s1\",\"projectHash\":\"h\",\"startTime\":\"2025-01-01T00:00:00Z\"}\n\n{\"id\":\"1\",\"timestamp\":\"2025-01-01T00:00:01Z\",\"type\":\"user\",\"content\":\"Go.\"}\n{\"id\":\"2\",\"timestamp\":\"2025-01-01T00:00:02Z\",\"type\":\"gemini\",\"content\":\"Done. More?\"}\n";
+        for (name, text) in [
+            ("one line", one_line.as_str()),
+            ("pretty", &pretty),
+            ("lines", lines),
+        ] {
+            let l = import_text(Format::GeminiCli, text, "session-1.json").unwrap();
+            assert_eq!(l.meta.session_id.as_deref(), Some("s1"), "{name}");
+            assert_eq!(
+                l.meta.started.as_deref(),
+                Some("2025-01-01T00:00:00Z"),
+                "{name}"
+            );
+            assert_eq!(
+                l.meta.ended.as_deref(),
+                Some("2025-01-01T00:00:02Z"),
+                "{name}"
+            );
+            assert_eq!(l.turns.len(), 1, "{name}");
+            assert_eq!(
+                (l.turns[0].prompt.as_str(), l.turns[0].response.as_str()),
+                ("Go.", "Done. More?"),
+                "{name}"
+            );
+        }
+        // An object that is no chat, and a broken one, are errors.
+        assert!(import_text(Format::GeminiCli, "{\"a\": 1}", "x.json").is_err());
+        assert!(import_text(Format::GeminiCli, "{\n\"messages\": [\n", "x.json").is_err());
+    }
 }

@@ -214,28 +214,12 @@ pub(crate) fn first_line(
     reader: &mut impl BufRead,
     cap: usize,
 ) -> std::io::Result<(Vec<u8>, bool)> {
+    use std::io::Read;
     let mut out = Vec::new();
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok(c) => c,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if chunk.is_empty() {
-            return Ok((out, true));
-        }
-        let room = cap.saturating_sub(out.len());
-        let end = memchr::memchr(b'\n', chunk).map(|i| i + 1);
-        let take = end.unwrap_or(chunk.len()).min(room);
-        out.extend_from_slice(&chunk[..take]);
-        reader.consume(take);
-        if end.is_some_and(|e| e <= room) {
-            return Ok((out, true));
-        }
-        if out.len() >= cap {
-            return Ok((out, false));
-        }
-    }
+    let cap64 = u64::try_from(cap).unwrap_or(u64::MAX);
+    reader.take(cap64).read_until(b'\n', &mut out)?;
+    let ended = out.ends_with(b"\n") || out.len() < cap;
+    Ok((out, ended))
 }
 
 /// Ends the open item (its last byte read): hands it on.
