@@ -35,10 +35,22 @@ pub(crate) fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
     (output[..end].to_owned(), Some(output.chars().count()))
 }
 
+/// What a whole import does with each turn as it ends, before keeping
+/// it (`tact run` replays it and drops its events).
+pub(crate) struct TurnHook(pub(crate) Box<dyn FnMut(&mut Turn)>);
+
+impl std::fmt::Debug for TurnHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TurnHook")
+    }
+}
+
 /// Builds turns (for `tact run`) and, as records arrive, the events a
 /// live guide observes (for `tact guide --follow`).
 #[derive(Debug, Default)]
 pub(crate) struct Assembler {
+    /// Called on each turn as it ends, before it is kept.
+    pub(crate) on_turn: Option<TurnHook>,
     turns: Vec<Turn>,
     current: Turn,
     /// Whether the current turn holds anything yet.
@@ -320,6 +332,9 @@ impl Assembler {
         if self.started {
             // A log's turns live until it is scored: no spare slots kept.
             self.current.events.shrink_to_fit();
+            if let Some(hook) = &mut self.on_turn {
+                (hook.0)(&mut self.current);
+            }
             self.turns.push(std::mem::take(&mut self.current));
         }
         self.started = false;

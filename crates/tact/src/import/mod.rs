@@ -58,6 +58,7 @@ use tact_core::input::{Line, next_line};
 pub const LOG_MODE: Mode = Mode::Interactive;
 
 use assemble::Assembler;
+pub(crate) use assemble::TurnHook;
 
 /// A log format tact reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -557,9 +558,21 @@ pub fn import_text(format: Format, text: &str, source: &str) -> Result<ImportedL
 /// ```
 pub fn import_reader(
     format: Format,
+    reader: impl std::io::BufRead,
+    source: &str,
+    max_record_bytes: usize,
+) -> Result<ImportedLog, ImportError> {
+    import_reader_with(format, reader, source, max_record_bytes, None)
+}
+
+/// As [`import_reader`], `on_turn` called on each turn as it ends, before
+/// the import keeps it (it may drop what it no longer needs).
+pub(crate) fn import_reader_with(
+    format: Format,
     mut reader: impl std::io::BufRead,
     source: &str,
     max_record_bytes: usize,
+    on_turn: Option<TurnHook>,
 ) -> Result<ImportedLog, ImportError> {
     // A byte-order mark is not the log's.
     if reader
@@ -569,6 +582,7 @@ pub fn import_reader(
         reader.consume(3);
     }
     let mut sink = Sink::new(format, source);
+    sink.asm.on_turn = on_turn;
     match format {
         Format::OpenHands => openhands::read(&mut reader, &mut sink, max_record_bytes)?,
         Format::SweAgent => swe_agent::read(&mut reader, &mut sink, max_record_bytes)?,
