@@ -155,6 +155,16 @@ fn child_measures_import_memory() {
         return;
     };
     let format: Format = format.parse().unwrap();
+    if let Ok(db) = std::env::var("TACT_MEMORY_CHILD_DB") {
+        // The whole job: import, score, replay, store.
+        let mut job = tact::job::Job::builder().db(&db).build().unwrap();
+        let before = status_bytes("VmRSS:");
+        let report = job.run_path(&path, |_| {}).unwrap();
+        assert_eq!(report.stored, 1, "{format}: {:?}", report.errors);
+        let peak = status_bytes("VmHWM:").saturating_sub(before);
+        println!("peak {peak} ");
+        return;
+    }
     let file = std::fs::File::open(&path).unwrap();
     let before = status_bytes("VmRSS:");
     let log = import_reader(
@@ -172,7 +182,17 @@ fn child_measures_import_memory() {
 
 /// The growth of the peak resident set of a child importing `path`.
 fn import_peak(path: &Path, format: Format) -> usize {
-    let o = Command::new(std::env::current_exe().unwrap())
+    child_peak(path, format, None)
+}
+
+/// The growth of the peak resident set of a child importing `path`, or
+/// running the job on it into the database `db`.
+fn child_peak(path: &Path, format: Format, db: Option<&Path>) -> usize {
+    let mut child = Command::new(std::env::current_exe().unwrap());
+    if let Some(db) = db {
+        child.env("TACT_MEMORY_CHILD_DB", db);
+    }
+    let o = child
         .args([
             "--exact",
             "memory::child_measures_import_memory",
@@ -235,6 +255,37 @@ fn importer_memory_bounded() {
         assert!(
             peak <= 4 * record + (4 << 20),
             "{format}: {peak} bytes to import a record of {record}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tact run` on a log replays each turn as it is read and drops its
+/// events: 750 more exchanges of 16 KiB outputs cost the job under a
+/// sixth of their bytes (an eighth measured; it held every output's head
+/// and the parameters twice, about a quarter).
+#[test]
+#[cfg(target_os = "linux")]
+fn run_memory_grows_by_a_small_part_of_the_log() {
+    let _turn = super::heavy();
+    let dir = std::env::temp_dir().join(format!("tact-run-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (format, ext) in [(Format::ClaudeCode, "jsonl"), (Format::OpenHands, "json")] {
+        let mut measured = Vec::new();
+        for exchanges in [250, 1000] {
+            let path = dir.join(format!("many-{exchanges}.{ext}"));
+            write_log(&path, format, exchanges, 16 << 10);
+            let size = std::fs::metadata(&path).unwrap().len() as usize;
+            let db = dir.join(format!("run-{exchanges}-{}.db", format.name()));
+            measured.push((size, child_peak(&path, format, Some(&db))));
+        }
+        let (grown, cost) = (
+            measured[1].0 - measured[0].0,
+            measured[1].1.saturating_sub(measured[0].1),
+        );
+        assert!(
+            cost < grown / 6,
+            "{format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
