@@ -219,6 +219,29 @@ fn child_peak(path: &Path, format: Format, db: Option<&Path>) -> usize {
         .unwrap()
 }
 
+/// Logs of 250, then 1,000 exchanges of 16 KiB outputs (about 4 and 16
+/// MB, named `many-N-FORMAT.ext` in `dir`), imported (or run through the
+/// job, `job`) each in a child: how much the file grew and how much the
+/// peak did, and both measures (file bytes, peak bytes).
+fn growth(
+    dir: &Path,
+    format: Format,
+    ext: &str,
+    job: bool,
+) -> ((usize, usize), Vec<(usize, usize)>) {
+    let mut measured = Vec::new();
+    for exchanges in [250, 1000] {
+        let path = dir.join(format!("many-{exchanges}-{}.{ext}", format.name()));
+        write_log(&path, format, exchanges, 16 << 10);
+        let size = std::fs::metadata(&path).unwrap().len() as usize;
+        let db = dir.join(format!("run-{exchanges}-{}.db", format.name()));
+        measured.push((size, child_peak(&path, format, job.then_some(&*db))));
+    }
+    let grown = measured[1].0 - measured[0].0;
+    let cost = measured[1].1.saturating_sub(measured[0].1);
+    ((grown, cost), measured)
+}
+
 #[test]
 #[cfg(target_os = "linux")]
 fn importer_memory_bounded() {
@@ -231,17 +254,7 @@ fn importer_memory_bounded() {
         // a call, 1 KiB of output) grows with them, the outputs do not:
         // the 750 more exchanges cost under a quarter of their bytes (it
         // was several times the file).
-        let mut measured = Vec::new();
-        for exchanges in [250, 1000] {
-            let path = dir.join(format!("many-{exchanges}-{}", format.name()));
-            write_log(&path, format, exchanges, 16 << 10);
-            let size = std::fs::metadata(&path).unwrap().len() as usize;
-            measured.push((size, import_peak(&path, format)));
-        }
-        let (grown, cost) = (
-            measured[1].0 - measured[0].0,
-            measured[1].1.saturating_sub(measured[0].1),
-        );
+        let ((grown, cost), measured) = growth(&dir, format, "log", false);
         assert!(
             cost < grown / 4,
             "{format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
@@ -271,18 +284,7 @@ fn run_memory_grows_by_a_small_part_of_the_log() {
     let dir = std::env::temp_dir().join(format!("tact-run-memory-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (format, ext) in [(Format::ClaudeCode, "jsonl"), (Format::OpenHands, "json")] {
-        let mut measured = Vec::new();
-        for exchanges in [250, 1000] {
-            let path = dir.join(format!("many-{exchanges}.{ext}"));
-            write_log(&path, format, exchanges, 16 << 10);
-            let size = std::fs::metadata(&path).unwrap().len() as usize;
-            let db = dir.join(format!("run-{exchanges}-{}.db", format.name()));
-            measured.push((size, child_peak(&path, format, Some(&db))));
-        }
-        let (grown, cost) = (
-            measured[1].0 - measured[0].0,
-            measured[1].1.saturating_sub(measured[0].1),
-        );
+        let ((grown, cost), measured) = growth(&dir, format, ext, true);
         assert!(
             cost < grown / 6,
             "{format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
