@@ -65,12 +65,23 @@ static SUMMARY: LazyLock<Option<Regex>> =
 static TOOL_USE: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r#"<tool-use\b[^>]*?data-tool-name="([^"]*)""#).ok());
 
+/// A part being read: its lines, each ended by `\n`, in one string (a
+/// tool block is then a slice of it, not a copy).
+#[derive(Debug, Default, Clone)]
+struct Part(String);
+
+impl Part {
+    fn push(&mut self, line: impl AsRef<str>) {
+        self.0.push_str(line.as_ref());
+        self.0.push('\n');
+    }
+}
+
 /// The reader's state across lines.
 #[derive(Debug, Default)]
 pub(crate) struct State {
     role: Option<Role>,
-    /// The part being read, its lines each ended by `\n`.
-    part: String,
+    part: Part,
     fence: Option<String>,
     /// Inside a `<tool-use>` or `<details>` block (a `---` there is text).
     block_depth: usize,
@@ -85,13 +96,13 @@ impl State {
             if t.starts_with(fence.as_str()) && t.trim_start_matches('`').trim().is_empty() {
                 self.fence = None;
             }
-            self.push(line);
+            self.part.push(line.to_owned());
             return;
         }
         if t.starts_with("```") {
             let ticks = t.len() - t.trim_start_matches('`').len();
             self.fence = Some("`".repeat(ticks));
-            self.push(line);
+            self.part.push(line.to_owned());
             return;
         }
         if self.block_depth == 0 {
@@ -120,12 +131,7 @@ impl State {
         if (t.starts_with("</tool-use>") || t.starts_with("</details>")) && self.block_depth > 0 {
             self.block_depth -= 1;
         }
-        self.push(line);
-    }
-
-    fn push(&mut self, line: &str) {
-        self.part.push_str(line);
-        self.part.push('\n');
+        self.part.push(line.to_owned());
     }
 
     /// The end of the history.
@@ -136,7 +142,7 @@ impl State {
     }
 
     fn end_part(&mut self, sink: &mut Sink) {
-        let text = std::mem::take(&mut self.part);
+        let text = std::mem::take(&mut self.part.0);
         let text = text.trim();
         if text.is_empty() {
             return;
