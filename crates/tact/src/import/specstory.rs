@@ -71,8 +71,8 @@ static TOOL_USE: LazyLock<Option<Regex>> =
 struct Part(String);
 
 impl Part {
-    fn push(&mut self, line: impl AsRef<str>) {
-        self.0.push_str(line.as_ref());
+    fn push(&mut self, line: String) {
+        self.0.push_str(&line);
         self.0.push('\n');
     }
 }
