@@ -20,8 +20,10 @@
 //! model's `Got it. Thanks for the context!`, skipped; a model message's
 //! text is the agent's words and its function calls tool calls, answered
 //! by the function response of the same id (else the same name). A
-//! recorded call failed when its `status` is `error` or `cancelled`; a
-//! function response failed when it carries an `error`.
+//! recorded call failed when its `status` is `error` or `cancelled`, and
+//! its output is the `result` the model got (else the `resultDisplay`
+//! shown to the user); a function response failed when it carries an
+//! `error`.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -271,11 +273,14 @@ impl Message {
                 let id = str_at(c, "id")
                     .map(str::to_owned)
                     .unwrap_or_else(|| format!("{group}-{k}"));
+                // What the model got back (a file read, the list a glob
+                // found); the line shown to the user (empty for a read,
+                // "Found 3 matching file(s)" for a glob) when the result
+                // says nothing.
+                let output = c.get("result").map(result_text).unwrap_or_default();
                 let output = match c.get("resultDisplay") {
-                    Some(Value::String(s)) => std::borrow::Cow::Borrowed(s.as_str()),
-                    _ => std::borrow::Cow::Owned(
-                        c.get("result").map(result_text).unwrap_or_default(),
-                    ),
+                    Some(Value::String(s)) if output.trim().is_empty() => s.clone(),
+                    _ => output,
                 };
                 let ok = !matches!(str_at(c, "status"), Some("error" | "cancelled"));
                 calls.push(Call {
@@ -533,5 +538,50 @@ mod tests {
         // An object that is no chat, and a broken one, are errors.
         assert!(import_text(Format::GeminiCli, "{\"a\": 1}", "x.json").is_err());
         assert!(import_text(Format::GeminiCli, "{\n\"messages\": [\n", "x.json").is_err());
+    }
+
+    /// The newer recorded shape (`kind: main`, a user `content` of parts,
+    /// a model turn of calls only): a call's output is what the model got
+    /// back, not the line shown to the user (empty for a read); a
+    /// rejected command fails with its error; `info` and `error` messages
+    /// are the CLI's, no turn.
+    #[test]
+    fn a_call_keeps_the_result_the_model_got() {
+        let session = r##"{"sessionId":"s2","projectHash":"h","startTime":"2026-03-27T00:00:00Z","kind":"main","messages":[
+ {"id":"1","timestamp":"2026-03-27T00:00:01Z","type":"user","content":[{"text":"Update the README."}]},
+ {"id":"2","timestamp":"2026-03-27T00:00:02Z","type":"gemini","content":"","toolCalls":[
+   {"id":"r1","name":"read_file","args":{"file_path":"README.md"},"result":[{"functionResponse":{"id":"r1","name":"read_file","response":{"output":"# Title"}}}],"status":"success","resultDisplay":""},
+   {"id":"g1","name":"glob","args":{"pattern":"*.md"},"result":[{"functionResponse":{"id":"g1","name":"glob","response":{"output":"README.md\nCONTRIBUTING.md"}}}],"status":"success","resultDisplay":"Found 2 matching file(s)"},
+   {"id":"s1","name":"run_shell_command","args":{"command":"whoami"},"result":[{"functionResponse":{"id":"s1","name":"run_shell_command","response":{"error":"Command rejected because it could not be parsed safely"}}}],"status":"error","resultDisplay":"Command rejected because it could not be parsed safely"}]},
+ {"id":"3","timestamp":"2026-03-27T00:00:03Z","type":"info","content":"Request cancelled."},
+ {"id":"4","timestamp":"2026-03-27T00:00:04Z","type":"error","content":"[API Error: fetch failed]"},
+ {"id":"5","timestamp":"2026-03-27T00:00:05Z","type":"gemini","content":"Done."}
+]}"##;
+        let l = import_text(Format::GeminiCli, session, "session-2.json").unwrap();
+        assert_eq!(l.turns.len(), 1, "{l:?}");
+        let t = &l.turns[0];
+        assert_eq!(
+            (t.prompt.as_str(), t.response.as_str()),
+            ("Update the README.", "Done.")
+        );
+        let calls: Vec<_> = t
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Tool(c) => Some((c.output.as_str().unwrap_or(""), c.ok)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                ("# Title", true),
+                ("README.md\nCONTRIBUTING.md", true),
+                (
+                    "Command rejected because it could not be parsed safely",
+                    false
+                )
+            ]
+        );
     }
 }
