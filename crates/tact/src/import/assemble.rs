@@ -19,7 +19,7 @@ pub const MAX_OUTPUT_BYTES: usize = 1 << 10;
 /// A tool output as kept: its head of at most [`MAX_OUTPUT_BYTES`] (16
 /// times that for a failed call; cut on a character boundary), and its
 /// length in characters when cut.
-fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
+pub(crate) fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
     let max = if ok {
         MAX_OUTPUT_BYTES
     } else {
@@ -35,10 +35,22 @@ fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
     (output[..end].to_owned(), Some(output.chars().count()))
 }
 
+/// What a whole import does with each turn as it ends, before keeping
+/// it (`tact run` replays it and drops its events).
+pub(crate) struct TurnHook(pub(crate) Box<dyn FnMut(&mut Turn)>);
+
+impl std::fmt::Debug for TurnHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TurnHook")
+    }
+}
+
 /// Builds turns (for `tact run`) and, as records arrive, the events a
 /// live guide observes (for `tact guide --follow`).
 #[derive(Debug, Default)]
 pub(crate) struct Assembler {
+    /// Called on each turn as it ends, before it is kept.
+    pub(crate) on_turn: Option<TurnHook>,
     turns: Vec<Turn>,
     current: Turn,
     /// Whether the current turn holds anything yet.
@@ -241,13 +253,23 @@ impl Assembler {
     /// The result of the call `id`: its output and whether it succeeded.
     /// A result without its call (cut from the log) is ignored.
     pub(crate) fn result(&mut self, id: &str, output: &str, ok: bool) {
+        if self.open.contains_key(id) {
+            self.result_kept(id, kept_output(output, ok), ok);
+        } else {
+            tracing::debug!(id, "tool result without its call");
+        }
+    }
+
+    /// As [`Assembler::result`], the output already cut as kept
+    /// ([`kept_output`]: its head and length in characters).
+    pub(crate) fn result_kept(&mut self, id: &str, kept: (String, Option<usize>), ok: bool) {
         let Some(index) = self.open.remove(id) else {
             tracing::debug!(id, "tool result without its call");
             return;
         };
         if let Some(Event::Tool(call)) = self.current.events.get_mut(index) {
             call.ok = ok;
-            let (head, chars) = kept_output(output, ok);
+            let (head, chars) = kept;
             call.output = JsonValue::String(head);
             call.output_chars = chars;
         }
@@ -308,6 +330,11 @@ impl Assembler {
             self.current.response = text;
         }
         if self.started {
+            // A log's turns live until it is scored: no spare slots kept.
+            self.current.events.shrink_to_fit();
+            if let Some(hook) = &mut self.on_turn {
+                (hook.0)(&mut self.current);
+            }
             self.turns.push(std::mem::take(&mut self.current));
         }
         self.started = false;

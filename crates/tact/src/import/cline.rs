@@ -151,33 +151,53 @@ fn without_interruptions(s: &str) -> String {
         .join("\n")
 }
 
-/// Reads a whole task file.
-pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
+/// The reader of a task file, once its first message says which it is.
+#[derive(Debug)]
+enum Reading {
+    Unknown,
+    Api(Api),
+    Ui(Ui),
+}
+
+/// Reads a task file from `reader`, one message in memory at a time
+/// (never the whole document); one over `limit` bytes is skipped and
+/// reported. The first message says which file it is: a `say` or `ask`
+/// is `ui_messages.json`, anything else `api_conversation_history.json`.
+pub(crate) fn read(
+    reader: &mut impl std::io::BufRead,
+    sink: &mut Sink,
+    limit: usize,
+) -> Result<(), ImportError> {
     let source = sink.source.clone();
-    let v = super::parse_document(text, &source)?;
-    let Value::Array(items) = v else {
+    sink.meta.agent = Some("cline".to_owned());
+    LogMeta::set_once(&mut sink.meta.session_id, task_id(&source).as_deref());
+    let mut reading = Reading::Unknown;
+    let top = super::read::scan_values(reader, sink, limit, &mut |key, m, sink| {
+        if key.is_some() {
+            return;
+        }
+        if matches!(reading, Reading::Unknown) {
+            reading = if m.get("say").is_some() || m.get("ask").is_some() {
+                Reading::Ui(Ui::default())
+            } else {
+                Reading::Api(Api::default())
+            };
+        }
+        match &mut reading {
+            Reading::Api(state) => state.message(&m, sink),
+            Reading::Ui(state) => state.message(&m, sink),
+            Reading::Unknown => {}
+        }
+    })?;
+    if top != b'[' {
         return Err(ImportError::new(
             &source,
             1,
             "expected a Cline task file: a JSON array of messages",
         ));
-    };
-    sink.meta.agent = Some("cline".to_owned());
-    LogMeta::set_once(&mut sink.meta.session_id, task_id(&source).as_deref());
-    let ui = items
-        .iter()
-        .any(|m| m.get("say").is_some() || m.get("ask").is_some());
-    if ui {
-        let mut state = Ui::default();
-        for m in &items {
-            state.message(m, sink);
-        }
+    }
+    if let Reading::Ui(state) = &mut reading {
         state.close_command(sink);
-    } else {
-        let mut state = Api::default();
-        for m in &items {
-            state.message(m, sink);
-        }
     }
     Ok(())
 }
@@ -203,9 +223,13 @@ fn inner<'a>(s: &'a str, tag: &str) -> Option<&'a str> {
     Some(s[start..end].trim())
 }
 
-/// Removes every `<tag>…</tag>` block (an unclosed one to the end).
-fn without(s: &str, tag: &str) -> String {
+/// Removes every `<tag>…</tag>` block (an unclosed one to the end): `s`
+/// itself when it has none.
+fn without<'a>(s: &'a str, tag: &str) -> std::borrow::Cow<'a, str> {
     let open = format!("<{tag}>");
+    if !s.contains(&open) {
+        return std::borrow::Cow::Borrowed(s);
+    }
     let close = format!("</{tag}>");
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
@@ -219,7 +243,7 @@ fn without(s: &str, tag: &str) -> String {
         }
     }
     out.push_str(rest);
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// The child tags of a tool block as parameters (a tag with no closing

@@ -52,140 +52,279 @@ pub(crate) fn array_looks_like(t: &str) -> bool {
             || head.contains("\"role\":\"user\""))
 }
 
-/// Reads a whole chat (any of the three shapes).
-pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
+/// Reads a chat (any of the three shapes) from `reader`, one content or
+/// message in memory at a time (a record over `limit` bytes is skipped
+/// and reported). JSON Lines hold each message until the end (a later
+/// line may rewrite or drop it), kept as the session keeps it: its texts
+/// and calls, each output's head ([`super::MAX_OUTPUT_BYTES`]).
+pub(crate) fn read(
+    reader: &mut impl std::io::BufRead,
+    sink: &mut Sink,
+    limit: usize,
+) -> Result<(), ImportError> {
+    use std::io::Read;
     let source = sink.source.clone();
     sink.meta.agent = Some("gemini-cli".to_owned());
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Array(contents)) => {
-            checkpoint(&contents, sink);
-            Ok(())
-        }
-        Ok(v @ Value::Object(_)) => {
-            if let Some(Value::Array(h)) = v.get("history") {
-                checkpoint(h, sink);
-            } else if looks_like_record(&v) || v.get("messages").is_some() {
-                session_meta(&v, sink);
-                if let Some(messages) = v.get("messages").and_then(Value::as_array) {
-                    for m in messages {
-                        message(m, sink);
-                    }
-                }
-            } else {
-                return Err(ImportError::new(
-                    &source,
-                    1,
-                    "expected a Gemini CLI chat: a list of contents or a session",
-                ));
+    if super::read::starts_array(reader) {
+        let mut c = Checkpoint::default();
+        super::read::scan_values(reader, sink, limit, &mut |key, v, sink| {
+            if key.is_none() {
+                c.content(&v, sink);
             }
-            Ok(())
+        })?;
+        return Ok(());
+    }
+    // An object: a session, pretty-printed or on one line, or JSON Lines
+    // (a first line that is an object alone, not a session's).
+    let cannot = |e: std::io::Error| ImportError::new(&source, 1, format!("cannot read: {e}"));
+    let mut head = Vec::new();
+    let mut lines = 0usize;
+    let first = loop {
+        let (line, ended) = super::read::first_line(reader, limit.min(1 << 20)).map_err(cannot)?;
+        let blank = line.iter().all(u8::is_ascii_whitespace);
+        head.extend_from_slice(&line);
+        lines += 1;
+        if !ended || line.is_empty() {
+            break None;
         }
-        Ok(_) => Err(ImportError::new(
+        if !blank {
+            break serde_json::from_slice::<Value>(&line).ok().filter(|v| {
+                v.is_object() && v.get("messages").is_none() && v.get("history").is_none()
+            });
+        }
+    };
+    match first {
+        Some(v) => json_lines(v, lines, reader, sink, limit),
+        None => document(&mut std::io::Cursor::new(head).chain(reader), sink, limit),
+    }
+}
+
+/// A session or checkpoint object, one member (and one element of its
+/// `messages` or `history`) at a time.
+fn document(
+    reader: &mut impl std::io::BufRead,
+    sink: &mut Sink,
+    limit: usize,
+) -> Result<(), ImportError> {
+    let source = sink.source.clone();
+    let mut c = Checkpoint::default();
+    let (mut history, mut messages, mut project) = (false, false, false);
+    let (mut id, mut summary, mut start) = (None, None, None);
+    let top = super::read::scan_values(reader, sink, limit, &mut |key, v, sink| match key {
+        Some("history") => {
+            history = true;
+            c.content(&v, sink);
+        }
+        Some("messages") => {
+            messages = true;
+            Message::of(&v).give(sink);
+        }
+        Some("sessionId") => id = v.as_str().map(str::to_owned),
+        Some("projectHash") => project = true,
+        Some("summary") => summary = v.as_str().map(str::to_owned),
+        Some("startTime") => start = v.as_str().map(str::to_owned),
+        _ => {}
+    })?;
+    if top != b'{' || !(history || messages || (id.is_some() && project)) {
+        return Err(ImportError::new(
             &source,
             1,
             "expected a Gemini CLI chat: a list of contents or a session",
-        )),
-        Err(whole) => {
-            // JSON Lines: one record a line.
-            let mut order: Vec<String> = Vec::new();
-            let mut by_id: HashMap<String, Value> = HashMap::new();
-            let mut position: HashMap<String, usize> = HashMap::new();
-            let mut saw_line = false;
-            for (i, line) in text.lines().enumerate() {
-                let t = line.trim();
+        ));
+    }
+    if !history {
+        session_meta(id.as_deref(), summary.as_deref(), start.as_deref(), sink);
+    }
+    Ok(())
+}
+
+/// A session as JSON Lines after its `first` record (`lines` lines read):
+/// one message a line (a message written again replaces the first),
+/// `$set` updates and `$rewindTo` marks (the messages from the one it
+/// names on are dropped).
+fn json_lines(
+    first: Value,
+    lines: usize,
+    reader: &mut impl std::io::BufRead,
+    sink: &mut Sink,
+    limit: usize,
+) -> Result<(), ImportError> {
+    use tact_core::input::{Line, next_line};
+    let source = sink.source.clone();
+    let mut order: Vec<String> = Vec::new();
+    let mut by_id: HashMap<String, Message> = HashMap::new();
+    let mut position: HashMap<String, usize> = HashMap::new();
+    let mut record = |v: Value, sink: &mut Sink| {
+        if let Some(to) = str_at(&v, "$rewindTo") {
+            // Each message is dropped at most once: linear.
+            if let Some(at) = position.get(to).copied() {
+                for id in order.drain(at..) {
+                    by_id.remove(&id);
+                    position.remove(&id);
+                }
+            }
+            sink.meta.skipped += 1;
+        } else if v.get("$set").is_some() {
+            sink.meta.skipped += 1;
+        } else if let Some(id) = str_at(&v, "id").filter(|_| v.get("type").is_some()) {
+            let id = id.to_owned();
+            if by_id.insert(id.clone(), Message::of(&v)).is_none() {
+                position.insert(id.clone(), order.len());
+                order.push(id);
+            }
+        } else if looks_like_record(&v) {
+            session_meta(
+                str_at(&v, "sessionId"),
+                str_at(&v, "summary"),
+                str_at(&v, "startTime"),
+                sink,
+            );
+        } else {
+            sink.meta.skipped += 1;
+        }
+    };
+    record(first, sink);
+    let mut buf = Vec::new();
+    let mut number = lines;
+    loop {
+        number += 1;
+        buf.clear();
+        let read = next_line(reader, &mut buf, limit)
+            .map_err(|e| ImportError::new(&source, number, format!("cannot read: {e}")))?;
+        match read {
+            Line::End => break,
+            Line::TooLong(bytes) => sink.too_large(number, bytes, limit),
+            Line::Read => {
+                let t = std::str::from_utf8(&buf)
+                    .map_err(|_| ImportError::new(&source, number, "invalid UTF-8"))?
+                    .trim();
                 if t.is_empty() {
                     continue;
                 }
                 let v: Value = serde_json::from_str(t).map_err(|e| {
-                    if saw_line {
-                        ImportError::new(&source, i + 1, format!("not a JSON record: {e}"))
-                    } else {
-                        ImportError::new(&source, whole.line(), format!("not valid JSON: {whole}"))
-                    }
+                    ImportError::new(&source, number, format!("not a JSON record: {e}"))
                 })?;
-                saw_line = true;
-                if let Some(to) = str_at(&v, "$rewindTo") {
-                    // Each message is dropped at most once: linear.
-                    if let Some(at) = position.get(to).copied() {
-                        for id in order.drain(at..) {
-                            by_id.remove(&id);
-                            position.remove(&id);
-                        }
-                    }
-                    sink.meta.skipped += 1;
-                } else if v.get("$set").is_some() {
-                    sink.meta.skipped += 1;
-                } else if let Some(id) = str_at(&v, "id").filter(|_| v.get("type").is_some()) {
-                    let id = id.to_owned();
-                    if by_id.insert(id.clone(), v).is_none() {
-                        position.insert(id.clone(), order.len());
-                        order.push(id);
-                    }
-                } else if looks_like_record(&v) {
-                    session_meta(&v, sink);
-                } else {
-                    sink.meta.skipped += 1;
-                }
+                record(v, sink);
             }
-            for id in &order {
-                if let Some(m) = by_id.get(id) {
-                    message(m, sink);
-                }
-            }
-            Ok(())
+        }
+    }
+    for id in &order {
+        if let Some(m) = by_id.remove(id) {
+            m.give(sink);
+        }
+    }
+    Ok(())
+}
+
+/// A session's id, summary and start time (the start before any
+/// message's time, wherever it stands in the file).
+fn session_meta(id: Option<&str>, summary: Option<&str>, start: Option<&str>, sink: &mut Sink) {
+    sink.records += 1;
+    LogMeta::set_once(&mut sink.meta.session_id, id);
+    LogMeta::set_once(&mut sink.meta.title, summary);
+    if let Some(t) = start.filter(|t| !t.is_empty()) {
+        sink.meta.started = Some(t.to_owned());
+        if sink.meta.ended.is_none() {
+            sink.meta.ended = Some(t.to_owned());
         }
     }
 }
 
-fn session_meta(v: &Value, sink: &mut Sink) {
-    sink.records += 1;
-    LogMeta::set_once(&mut sink.meta.session_id, str_at(v, "sessionId"));
-    LogMeta::set_once(&mut sink.meta.title, str_at(v, "summary"));
-    sink.meta.time(str_at(v, "startTime"));
+/// Who wrote a recorded message.
+#[derive(Debug, PartialEq, Eq)]
+enum Kind {
+    User,
+    Gemini,
+    Other,
 }
 
-/// A recorded session's message.
-fn message(m: &Value, sink: &mut Sink) {
-    sink.records += 1;
-    sink.meta.time(str_at(m, "timestamp"));
-    let text = content_text(m.get("content").unwrap_or(&Value::Null));
-    match str_at(m, "type") {
-        Some("user") => {
-            if !text.trim_start().starts_with(CONTEXT) {
-                sink.asm.user(&text);
+/// A recorded session's message as the session keeps it.
+#[derive(Debug)]
+struct Message {
+    timestamp: Option<String>,
+    kind: Kind,
+    text: String,
+    model: Option<String>,
+    group: String,
+    calls: Vec<Call>,
+}
+
+/// A recorded call with its result: the output's head and length.
+#[derive(Debug)]
+struct Call {
+    id: String,
+    name: String,
+    args: Value,
+    output: (String, Option<usize>),
+    ok: bool,
+}
+
+impl Message {
+    fn of(m: &Value) -> Message {
+        let kind = match str_at(m, "type") {
+            Some("user") => Kind::User,
+            Some("gemini") => Kind::Gemini,
+            _ => Kind::Other,
+        };
+        let group = str_at(m, "id").unwrap_or("").to_owned();
+        let mut calls = Vec::new();
+        if let (Kind::Gemini, Some(Value::Array(list))) = (&kind, m.get("toolCalls")) {
+            for (k, c) in list.iter().enumerate() {
+                let id = str_at(c, "id")
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| format!("{group}-{k}"));
+                // What the model got back (a file read, the list a glob
+                // found); the line shown to the user (empty for a read,
+                // "Found 3 matching file(s)" for a glob) when the result
+                // says nothing.
+                let output = c.get("result").map(result_text).unwrap_or_default();
+                let output = match c.get("resultDisplay") {
+                    Some(Value::String(s)) if output.trim().is_empty() => s.clone(),
+                    _ => output,
+                };
+                let ok = !matches!(str_at(c, "status"), Some("error" | "cancelled"));
+                calls.push(Call {
+                    id,
+                    name: str_at(c, "name").unwrap_or("").to_owned(),
+                    args: c.get("args").cloned().unwrap_or(Value::Null),
+                    output: super::assemble::kept_output(&output, ok),
+                    ok,
+                });
             }
         }
-        Some("gemini") => {
-            if let Some(model) = str_at(m, "model") {
-                sink.meta.model = Some(model.to_owned());
-            }
-            sink.asm.assistant(&text);
-            let group = str_at(m, "id").unwrap_or("");
-            if let Some(Value::Array(calls)) = m.get("toolCalls") {
-                for (k, c) in calls.iter().enumerate() {
-                    let id = str_at(c, "id")
-                        .map(str::to_owned)
-                        .unwrap_or_else(|| format!("{group}-{k}"));
-                    let name = str_at(c, "name").unwrap_or("");
-                    let args = c.get("args").cloned().unwrap_or(Value::Null);
-                    sink.asm.call(Some(&id), name, args, Some(group));
-                    // What the model got back (a file read, the list a
-                    // glob found); the line shown to the user (empty for
-                    // a read, "Found 3 matching file(s)" for a glob) when
-                    // the result says nothing.
-                    let output = c.get("result").map(result_text).unwrap_or_default();
-                    let output = match c.get("resultDisplay") {
-                        Some(Value::String(s)) if output.trim().is_empty() => s.clone(),
-                        _ => output,
-                    };
-                    let ok = !matches!(str_at(c, "status"), Some("error" | "cancelled"));
-                    sink.asm.result(&id, &output, ok);
+        Message {
+            timestamp: str_at(m, "timestamp").map(str::to_owned),
+            text: content_text(m.get("content").unwrap_or(&Value::Null)),
+            model: str_at(m, "model").map(str::to_owned),
+            kind,
+            group,
+            calls,
+        }
+    }
+
+    /// The message given to the session.
+    fn give(self, sink: &mut Sink) {
+        sink.meta.time(self.timestamp.as_deref());
+        match self.kind {
+            Kind::User => {
+                sink.records += 1;
+                if !self.text.trim_start().starts_with(CONTEXT) {
+                    sink.asm.user(&self.text);
                 }
             }
-        }
-        _ => {
-            sink.records -= 1;
-            sink.meta.skipped += 1;
+            Kind::Gemini => {
+                sink.records += 1;
+                if self.model.is_some() {
+                    sink.meta.model = self.model;
+                }
+                sink.asm.assistant(&self.text);
+                for c in self.calls {
+                    sink.asm
+                        .call(Some(&c.id), &c.name, c.args, Some(&self.group));
+                    sink.asm.result_kept(&c.id, c.output, c.ok);
+                }
+            }
+            Kind::Other => sink.meta.skipped += 1,
         }
     }
 }
@@ -246,14 +385,22 @@ fn content_text(v: &Value) -> String {
     }
 }
 
-/// A checkpoint's contents.
-fn checkpoint(contents: &[Value], sink: &mut Sink) {
-    let mut open_by_name: HashMap<String, VecDeque<String>> = HashMap::new();
-    let mut calls = 0usize;
-    for (i, c) in contents.iter().enumerate() {
+/// A checkpoint's reader: its calls waiting for a response, by name.
+#[derive(Debug, Default)]
+struct Checkpoint {
+    open_by_name: HashMap<String, VecDeque<String>>,
+    calls: usize,
+    index: usize,
+}
+
+impl Checkpoint {
+    /// One content of the checkpoint.
+    fn content(&mut self, c: &Value, sink: &mut Sink) {
+        let i = self.index;
+        self.index += 1;
         let Some(parts) = c.get("parts").and_then(Value::as_array) else {
             sink.meta.skipped += 1;
-            continue;
+            return;
         };
         sink.records += 1;
         let group = format!("c{i}");
@@ -267,12 +414,12 @@ fn checkpoint(contents: &[Value], sink: &mut Sink) {
                     let Some(fc) = p.get("functionCall") else {
                         continue;
                     };
-                    calls += 1;
+                    self.calls += 1;
                     let name = str_at(fc, "name").unwrap_or("");
                     let id = str_at(fc, "id")
                         .map(str::to_owned)
-                        .unwrap_or_else(|| format!("call-{calls}"));
-                    open_by_name
+                        .unwrap_or_else(|| format!("call-{}", self.calls));
+                    self.open_by_name
                         .entry(name.to_owned())
                         .or_default()
                         .push_back(id.clone());
@@ -285,7 +432,10 @@ fn checkpoint(contents: &[Value], sink: &mut Sink) {
                 for p in parts {
                     if let Some(fr) = p.get("functionResponse") {
                         let name = str_at(fr, "name").unwrap_or("");
-                        let by_name = open_by_name.get_mut(name).and_then(VecDeque::pop_front);
+                        let by_name = self
+                            .open_by_name
+                            .get_mut(name)
+                            .and_then(VecDeque::pop_front);
                         let id = str_at(fr, "id").map(str::to_owned).or(by_name);
                         let r = fr.get("response").unwrap_or(&Value::Null);
                         let ok = r.get("error").is_none();
@@ -348,6 +498,46 @@ mod tests {
 {"id":"3","timestamp":"2025-01-01T00:00:03Z","type":"gemini","content":"There is a.rs. Open it?"}"#;
         let j = import_text(Format::GeminiCli, lines, "session-1.jsonl").unwrap();
         assert_eq!(j.turns, s.turns);
+    }
+
+    #[test]
+    fn each_shape_is_streamed_whatever_its_layout() {
+        let messages = r#"[{"id":"1","timestamp":"2025-01-01T00:00:01Z","type":"user","content":"Go."},{"id":"2","timestamp":"2025-01-01T00:00:02Z","type":"gemini","content":"Done. More?"}]"#;
+        // The start time after the messages is still the session's start.
+        let one_line = format!(
+            r#"{{"sessionId":"s1","projectHash":"h","messages":{messages},"startTime":"2025-01-01T00:00:00Z"}}"#
+        );
+        let pretty = format!(
+            "\n{{\n  \"sessionId\": \"s1\",\n  \"projectHash\": \"h\",\n  \"startTime\": \"2025-01-01T00:00:00Z\",\n  \"messages\": {messages}\n}}\n"
+        );
+        let lines = "\n{\"sessionId\":\"s1\",\"projectHash\":\"h\",\"startTime\":\"2025-01-01T00:00:00Z\"}\n\n{\"id\":\"1\",\"timestamp\":\"2025-01-01T00:00:01Z\",\"type\":\"user\",\"content\":\"Go.\"}\n{\"id\":\"2\",\"timestamp\":\"2025-01-01T00:00:02Z\",\"type\":\"gemini\",\"content\":\"Done. More?\"}\n";
+        for (name, text) in [
+            ("one line", one_line.as_str()),
+            ("pretty", &pretty),
+            ("lines", lines),
+        ] {
+            let l = import_text(Format::GeminiCli, text, "session-1.json").unwrap();
+            assert_eq!(l.meta.session_id.as_deref(), Some("s1"), "{name}");
+            assert_eq!(
+                l.meta.started.as_deref(),
+                Some("2025-01-01T00:00:00Z"),
+                "{name}"
+            );
+            assert_eq!(
+                l.meta.ended.as_deref(),
+                Some("2025-01-01T00:00:02Z"),
+                "{name}"
+            );
+            assert_eq!(l.turns.len(), 1, "{name}");
+            assert_eq!(
+                (l.turns[0].prompt.as_str(), l.turns[0].response.as_str()),
+                ("Go.", "Done. More?"),
+                "{name}"
+            );
+        }
+        // An object that is no chat, and a broken one, are errors.
+        assert!(import_text(Format::GeminiCli, "{\"a\": 1}", "x.json").is_err());
+        assert!(import_text(Format::GeminiCli, "{\n\"messages\": [\n", "x.json").is_err());
     }
 
     /// The newer recorded shape (`kind: main`, a user `content` of parts,

@@ -59,38 +59,79 @@ fn failed(output: &str, extra: Option<&Value>) -> bool {
         .is_some_and(|c| c != 0)
 }
 
-/// Reads a whole trajectory.
-pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
+/// What a trajectory's reader keeps between its messages.
+#[derive(Debug, Default)]
+struct Reading {
+    /// Messages read.
+    index: usize,
+    task_seen: bool,
+    /// The text-format call the next user message answers.
+    open: Option<String>,
+    /// `info`'s configured model was read: it is the model.
+    configured: bool,
+    messages_seen: bool,
+}
+
+/// Reads a trajectory from `reader`, one message in memory at a time
+/// (never the whole document); one over `limit` bytes is skipped and
+/// reported.
+pub(crate) fn read(
+    reader: &mut impl std::io::BufRead,
+    sink: &mut Sink,
+    limit: usize,
+) -> Result<(), ImportError> {
     let source = sink.source.clone();
-    let v = super::parse_document(text, &source)?;
-    let Some(messages) = v.get("messages").and_then(Value::as_array) else {
+    sink.meta.task = sink
+        .stem
+        .as_deref()
+        .map(|s| s.strip_suffix(".traj").unwrap_or(s).to_owned());
+    sink.meta.agent = Some("mini-swe-agent".to_owned());
+    let mut r = Reading::default();
+    let top = super::read::scan_values(reader, sink, limit, &mut |key, v, sink| match key {
+        Some("messages") => {
+            r.messages_seen = true;
+            r.message(&v, sink);
+        }
+        Some("info") => r.info(&v, sink),
+        Some("instance_id") => {
+            if let Some(id) = v.as_str() {
+                sink.meta.task = Some(id.to_owned());
+            }
+        }
+        _ => {}
+    })?;
+    if top != b'{' || !r.messages_seen {
         return Err(ImportError::new(
             &source,
             1,
             "expected a mini-swe-agent trajectory: an object with `messages`",
         ));
-    };
-    let info = v.get("info").unwrap_or(&Value::Null);
-    sink.meta.task = str_at(&v, "instance_id").map(str::to_owned).or_else(|| {
-        sink.stem
-            .as_deref()
-            .map(|s| s.strip_suffix(".traj").unwrap_or(s).to_owned())
-    });
-    sink.meta.agent = Some(match str_at(info, "mini_version") {
-        Some(version) => format!("mini-swe-agent {version}"),
-        None => "mini-swe-agent".to_owned(),
-    });
-    LogMeta::set_once(&mut sink.meta.exit_status, str_at(info, "exit_status"));
-    let configured = info
-        .get("config")
-        .and_then(|c| c.get("model"))
-        .and_then(|m| str_at(m, "model_name"));
-    if let Some(m) = configured {
-        sink.meta.model = Some(m.to_owned());
     }
-    let mut task_seen = false;
-    let mut open: Option<String> = None;
-    for (i, m) in messages.iter().enumerate() {
+    Ok(())
+}
+
+impl Reading {
+    /// `info`: the version, exit status and configured model (which wins
+    /// over the model of the replies, wherever `info` stands).
+    fn info(&mut self, info: &Value, sink: &mut Sink) {
+        if let Some(version) = str_at(info, "mini_version") {
+            sink.meta.agent = Some(format!("mini-swe-agent {version}"));
+        }
+        LogMeta::set_once(&mut sink.meta.exit_status, str_at(info, "exit_status"));
+        let configured = info
+            .get("config")
+            .and_then(|c| c.get("model"))
+            .and_then(|m| str_at(m, "model_name"));
+        if let Some(m) = configured {
+            self.configured = true;
+            sink.meta.model = Some(m.to_owned());
+        }
+    }
+
+    /// One message of `messages`.
+    fn message(&mut self, m: &Value, sink: &mut Sink) {
+        let i = self.index;
+        self.index += 1;
         let content = text_of(m.get("content").unwrap_or(&Value::Null));
         let extra = m.get("extra");
         if let Some(t) = extra
@@ -100,14 +141,14 @@ pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
             sink.meta.time(Some(&format!("{t}")));
         }
         match str_at(m, "role") {
-            Some("user") if !task_seen => {
+            Some("user") if !self.task_seen => {
                 sink.records += 1;
-                task_seen = true;
+                self.task_seen = true;
                 sink.asm.user(&content);
             }
             Some("assistant") => {
                 sink.records += 1;
-                if configured.is_none() {
+                if !self.configured {
                     if let Some(model) = extra
                         .and_then(|x| x.get("response"))
                         .and_then(|r| str_at(r, "model"))
@@ -115,14 +156,14 @@ pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
                         sink.meta.model = Some(model.to_owned());
                     }
                 }
-                open = assistant(m, &content, i, sink);
+                self.open = assistant(m, &content, i, sink);
             }
             Some("tool") => {
                 sink.records += 1;
                 let id = str_at(m, "tool_call_id").unwrap_or("");
                 sink.asm.result(id, &content, !failed(&content, extra));
             }
-            Some("user") => match open.take() {
+            Some("user") => match self.open.take() {
                 Some(id) => {
                     sink.records += 1;
                     sink.asm.result(&id, &content, !failed(&content, extra));
@@ -132,7 +173,6 @@ pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
             _ => sink.meta.skipped += 1,
         }
     }
-    Ok(())
 }
 
 /// An assistant message: its text, then its calls. Returns the id of a

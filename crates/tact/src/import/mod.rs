@@ -58,6 +58,7 @@ use tact_core::input::{Line, next_line};
 pub const LOG_MODE: Mode = Mode::Interactive;
 
 use assemble::Assembler;
+pub(crate) use assemble::TurnHook;
 
 /// A log format tact reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -220,7 +221,7 @@ impl Format {
 
 /// `head` from its first record on: blank lines and comment lines (`//`,
 /// `#`) before it skipped.
-fn skip_comments(head: &str) -> &str {
+pub(crate) fn skip_comments(head: &str) -> &str {
     let mut rest = head;
     loop {
         let t = rest.trim_start();
@@ -392,7 +393,7 @@ pub struct ImportedLog {
 
 /// The largest record an import reads, in bytes: a line of a line-based
 /// log, an element of a one-document log (an OpenHands event, a SWE-agent
-/// step or message). A larger record is skipped and reported
+/// step, a message of mini-swe-agent, Cline or Gemini CLI). A larger record is skipped and reported
 /// ([`ImportedLog::problems`], naming its line); the rest of the log is
 /// read. An import holds one record at a time (twice, parsed), the
 /// turns, and of each tool output its head ([`MAX_OUTPUT_BYTES`]).
@@ -540,30 +541,6 @@ pub fn import_text(format: Format, text: &str, source: &str) -> Result<ImportedL
     import_reader(format, text.as_bytes(), source, MAX_RECORD_BYTES)
 }
 
-/// A one-document log read whole from `reader`, at most `limit` bytes (a
-/// larger one is an error naming it, read no further).
-fn read_document(
-    reader: &mut impl std::io::BufRead,
-    source: &str,
-    limit: usize,
-) -> Result<String, ImportError> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    reader
-        .take(cap)
-        .read_to_end(&mut bytes)
-        .map_err(|e| ImportError::new(source, 1, format!("cannot read: {e}")))?;
-    if bytes.len() > limit {
-        return Err(ImportError::new(
-            source,
-            1,
-            format!("a log document larger than {limit} bytes is not read"),
-        ));
-    }
-    String::from_utf8(bytes).map_err(|_| ImportError::new(source, 1, "invalid UTF-8"))
-}
-
 /// Reads a log of `format` from `reader` as a stream, one record in
 /// memory at a time (a line, or an element of a one-document log, at most
 /// `max_record_bytes`: a larger one is skipped and reported in
@@ -581,9 +558,21 @@ fn read_document(
 /// ```
 pub fn import_reader(
     format: Format,
+    reader: impl std::io::BufRead,
+    source: &str,
+    max_record_bytes: usize,
+) -> Result<ImportedLog, ImportError> {
+    import_reader_with(format, reader, source, max_record_bytes, None)
+}
+
+/// As [`import_reader`], `on_turn` called on each turn as it ends, before
+/// the import keeps it (it may drop what it no longer needs).
+pub(crate) fn import_reader_with(
+    format: Format,
     mut reader: impl std::io::BufRead,
     source: &str,
     max_record_bytes: usize,
+    on_turn: Option<TurnHook>,
 ) -> Result<ImportedLog, ImportError> {
     // A byte-order mark is not the log's.
     if reader
@@ -593,30 +582,15 @@ pub fn import_reader(
         reader.consume(3);
     }
     let mut sink = Sink::new(format, source);
+    sink.asm.on_turn = on_turn;
     match format {
         Format::OpenHands => openhands::read(&mut reader, &mut sink, max_record_bytes)?,
         Format::SweAgent => swe_agent::read(&mut reader, &mut sink, max_record_bytes)?,
-        // The newer one-document formats are read whole, the document
-        // their one record (at most `max_record_bytes`).
-        Format::MiniSweAgent | Format::Cline | Format::GeminiCli | Format::OpenHandsV1 => {
-            let text = read_document(&mut reader, source, max_record_bytes)?;
-            match format {
-                Format::MiniSweAgent => mini_swe_agent::document(&text, &mut sink)?,
-                Format::Cline => cline::document(&text, &mut sink)?,
-                Format::GeminiCli => gemini_cli::document(&text, &mut sink)?,
-                _ if skip_comments(&text).starts_with('[') => {
-                    openhands_v1::document(&text, &mut sink)?;
-                }
-                _ => {
-                    let mut parser = LineParser::new(format);
-                    for (i, line) in text.lines().enumerate() {
-                        parser
-                            .line(line, &mut sink)
-                            .map_err(|m| ImportError::new(source, i + 1, m))?;
-                    }
-                    parser.end(&mut sink);
-                }
-            }
+        Format::MiniSweAgent => mini_swe_agent::read(&mut reader, &mut sink, max_record_bytes)?,
+        Format::Cline => cline::read(&mut reader, &mut sink, max_record_bytes)?,
+        Format::GeminiCli => gemini_cli::read(&mut reader, &mut sink, max_record_bytes)?,
+        Format::OpenHandsV1 if read::starts_array(&mut reader) => {
+            openhands_v1::read_array(&mut reader, &mut sink, max_record_bytes)?;
         }
         _ => {
             let mut parser = LineParser::new(format);
@@ -794,13 +768,6 @@ pub fn is_event_file(path: &Path) -> bool {
 /// error is the number of the event); more than `limit` bytes is an error.
 pub fn conversation_events(path: &Path, limit: usize) -> std::io::Result<Vec<u8>> {
     openhands_v1::conversation_events(path, limit)
-}
-
-/// A one-document log parsed as JSON, or the error naming its source and
-/// the line where it stops being JSON.
-pub(crate) fn parse_document(text: &str, source: &str) -> Result<serde_json::Value, ImportError> {
-    serde_json::from_str(text)
-        .map_err(|e| ImportError::new(source, e.line(), format!("not valid JSON: {e}")))
 }
 
 /// A JSON value's string at `key`, if it is one.

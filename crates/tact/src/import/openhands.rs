@@ -45,12 +45,13 @@ pub(crate) fn read(
         events_seen = true;
         match item {
             Item::Value { raw, line, .. } => {
-                let e: Value = serde_json::from_slice(raw).map_err(|e| {
+                let e: Value = serde_json::from_slice(&raw).map_err(|e| {
                     (
                         line + e.line().saturating_sub(1),
                         format!("not valid JSON: {e}"),
                     )
                 })?;
+                drop(raw);
                 event(&e, sink);
             }
             Item::TooLarge { bytes, .. } => sink.too_large(line, bytes, limit),

@@ -93,19 +93,25 @@ pub(crate) fn conversation_events(
     Ok(out)
 }
 
-/// Reads a JSON array of events.
-pub(crate) fn document(text: &str, sink: &mut Sink) -> Result<(), ImportError> {
+/// Reads a JSON array of events from `reader`, one event in memory at a
+/// time; one over `limit` bytes is skipped and reported.
+pub(crate) fn read_array(
+    reader: &mut impl std::io::BufRead,
+    sink: &mut Sink,
+    limit: usize,
+) -> Result<(), ImportError> {
     let source = sink.source.clone();
-    let v = super::parse_document(text, &source)?;
-    let Value::Array(events) = v else {
+    let top = super::read::scan_values(reader, sink, limit, &mut |key, e, sink| {
+        if key.is_none() {
+            event(&e, sink);
+        }
+    })?;
+    if top != b'[' {
         return Err(ImportError::new(
             &source,
             1,
             "expected OpenHands V1 events: a JSON array or one event a line",
         ));
-    };
-    for e in &events {
-        event(e, sink);
     }
     Ok(())
 }

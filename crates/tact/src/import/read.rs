@@ -14,7 +14,7 @@ pub(crate) enum Item<'a> {
     /// a top-level array) and the 1-based line it starts on.
     Value {
         key: Option<&'a str>,
-        raw: &'a [u8],
+        raw: Vec<u8>,
         line: usize,
     },
     /// An item over the limit, read past: its key, line and size.
@@ -155,6 +155,73 @@ pub(crate) fn scan_items(
     Ok(s.top.unwrap_or(b'['))
 }
 
+/// Scans a JSON document from `reader` as [`scan_items`] does, each item
+/// parsed and handed to `on_value` with its key and line, with `sink`
+/// (an item over `limit` bytes is skipped and reported in the sink). The
+/// top-level value's opening byte, or the error naming the line.
+pub(crate) fn scan_values(
+    reader: &mut impl BufRead,
+    sink: &mut super::Sink,
+    limit: usize,
+    on_value: &mut dyn FnMut(Option<&str>, serde_json::Value, &mut super::Sink),
+) -> Result<u8, super::ImportError> {
+    let source = sink.source.clone();
+    scan_items(reader, limit, &mut |item| {
+        match item {
+            Item::Value { key, raw, line } => {
+                let v = serde_json::from_slice(&raw).map_err(|e| {
+                    (
+                        line + e.line().saturating_sub(1),
+                        format!("not valid JSON: {e}"),
+                    )
+                })?;
+                // The record's bytes go before its value is read.
+                drop(raw);
+                on_value(key, v, sink);
+            }
+            Item::TooLarge { line, bytes, .. } => sink.too_large(line, bytes, limit),
+        }
+        Ok(())
+    })
+    .map_err(|(line, m)| super::ImportError::new(&source, line, m))
+}
+
+/// Whether the document `reader` holds starts with `[` (a JSON array),
+/// blank and comment lines before it skipped (and consumed, so a scan
+/// starts at the `[`).
+pub(crate) fn starts_array(reader: &mut impl BufRead) -> bool {
+    let Ok(buf) = reader.fill_buf() else {
+        return false;
+    };
+    let buf = &buf[..buf.len().min(1 << 16)];
+    let head = match std::str::from_utf8(buf) {
+        Ok(h) => h,
+        Err(e) => std::str::from_utf8(&buf[..e.valid_up_to()]).unwrap_or(""),
+    };
+    let rest = super::skip_comments(head);
+    if !rest.starts_with('[') {
+        return false;
+    }
+    let skipped = head.len() - rest.len();
+    reader.consume(skipped);
+    true
+}
+
+/// The document's first line (up to `cap` bytes, its end of line kept),
+/// read from `reader`: the caller reads on from `reader` after it, or
+/// chains the bytes back before it. Whether the line ended within `cap`.
+pub(crate) fn first_line(
+    reader: &mut impl BufRead,
+    cap: usize,
+) -> std::io::Result<(Vec<u8>, bool)> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    let cap64 = u64::try_from(cap).unwrap_or(u64::MAX);
+    reader.take(cap64).read_until(b'\n', &mut out)?;
+    let ended = out.ends_with(b"\n") || out.len() < cap;
+    Ok((out, ended))
+}
+
 /// Ends the open item (its last byte read): hands it on.
 fn end_item(
     s: &mut Scanner,
@@ -172,7 +239,7 @@ fn end_item(
         } else {
             on_item(Item::Value {
                 key,
-                raw: &item.buf,
+                raw: item.buf,
                 line: item.line,
             })?;
         }
@@ -318,7 +385,7 @@ mod tests {
         scan_items(&mut doc.as_bytes(), limit, &mut |i| {
             out.push(match i {
                 Item::Value { key, raw, line } => {
-                    format!("{key:?}@{line}:{}", String::from_utf8_lossy(raw))
+                    format!("{key:?}@{line}:{}", String::from_utf8_lossy(&raw))
                 }
                 Item::TooLarge { key, line, bytes } => format!("{key:?}@{line}:{bytes} bytes"),
             });

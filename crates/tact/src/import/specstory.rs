@@ -67,11 +67,23 @@ static SUMMARY: LazyLock<Option<Regex>> =
 static TOOL_USE: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r#"<tool-use\b[^>]*?data-tool-name="([^"]*)""#).ok());
 
+/// A part being read: its lines, each ended by `\n`, in one string (a
+/// tool block is then a slice of it, not a copy).
+#[derive(Debug, Default, Clone)]
+struct Part(String);
+
+impl Part {
+    fn push(&mut self, line: String) {
+        self.0.push_str(&line);
+        self.0.push('\n');
+    }
+}
+
 /// The reader's state across lines.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct State {
     role: Option<Role>,
-    part: Vec<String>,
+    part: Part,
     fence: Option<String>,
     /// Inside a `<tool-use>` or `<details>` block (a `---` there is text).
     block_depth: usize,
@@ -153,7 +165,7 @@ impl State {
     }
 
     fn end_part(&mut self, sink: &mut Sink) {
-        let text = std::mem::take(&mut self.part).join("\n");
+        let text = std::mem::take(&mut self.part.0);
         let text = text.trim();
         if text.is_empty() {
             return;
@@ -177,8 +189,15 @@ impl State {
     /// `---` between them, so the part is cut at those blocks first.
     fn agent_part(&mut self, text: &str, sink: &mut Sink) {
         let mut words: Vec<&str> = Vec::new();
-        let mut lines = text.lines();
-        while let Some(line) = lines.next() {
+        // Each line with the offsets of its start and end (its `\n`
+        // included), so a tool block is a slice of the part, not a copy.
+        let mut offset = 0usize;
+        let mut lines = text.split_inclusive('\n').map(|l| {
+            let start = offset;
+            offset += l.len();
+            (l.trim_end_matches(['\n', '\r']), start, offset)
+        });
+        while let Some((line, start, line_end)) = lines.next() {
             let t = line.trim_start();
             if t.starts_with("<think>") {
                 self.agent_chunk(&words.join("\n"), sink);
@@ -187,7 +206,7 @@ impl State {
                 let mut end = t.find("</think>").map(|at| &t[at..]);
                 while end.is_none() {
                     match lines.next() {
-                        Some(l) => end = l.find("</think>").map(|at| &l[at..]),
+                        Some((l, _, _)) => end = l.find("</think>").map(|at| &l[at..]),
                         None => break,
                     }
                 }
@@ -199,10 +218,10 @@ impl State {
             } else if t.starts_with("<tool-use") {
                 self.agent_chunk(&words.join("\n"), sink);
                 words.clear();
-                let mut block = vec![line];
+                let mut block_end = line_end;
                 let mut depth = 1usize;
-                for l in lines.by_ref() {
-                    block.push(l);
+                for (l, _, l_end) in lines.by_ref() {
+                    block_end = l_end;
                     let lt = l.trim_start();
                     if lt.starts_with("<tool-use") {
                         depth += 1;
@@ -213,7 +232,7 @@ impl State {
                         }
                     }
                 }
-                self.agent_chunk(&block.join("\n"), sink);
+                self.agent_chunk(&text[start..block_end], sink);
             } else {
                 words.push(line);
             }

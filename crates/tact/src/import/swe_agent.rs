@@ -106,12 +106,13 @@ pub(crate) fn read(
                 return Ok(());
             }
         };
-        let v: Value = serde_json::from_slice(raw).map_err(|e| {
+        let v: Value = serde_json::from_slice(&raw).map_err(|e| {
             (
                 line + e.line().saturating_sub(1),
                 format!("not valid JSON: {e}"),
             )
         })?;
+        drop(raw);
         match key {
             "trajectory" => {
                 r.trajectory_seen = true;

@@ -59,7 +59,7 @@ pub use report::{
     Truncation, TruncationKind,
 };
 
-use crate::import::{Format, ImportDefaults, ImportedLog, import_reader};
+use crate::import::{Format, ImportDefaults, ImportedLog, TurnHook, import_reader_with};
 use crate::import::{first_record_has_key, not_a_known_log as not_a_log};
 use crate::{Error, Result};
 use files::{head, session_files};
@@ -538,7 +538,7 @@ impl Job {
             buf = Vec::new();
             match parsed {
                 Ok(LocatedSession { line, session }) => {
-                    self.process(tally, Origin::File(file, line), session)?;
+                    self.process(tally, Origin::File(file, line), session, None)?;
                 }
                 Err(e) => tally.errors.push(SessionError::in_file(
                     file,
@@ -596,7 +596,7 @@ impl Job {
             tally.read += 1;
             match result {
                 Ok(LocatedSession { line, session }) => {
-                    self.process(tally, Origin::File(file, line), session)?;
+                    self.process(tally, Origin::File(file, line), session, None)?;
                 }
                 Err(e) => tally.errors.push(SessionError::in_file(
                     file,
@@ -690,8 +690,27 @@ impl Job {
         let source = file.display().to_string();
         // Streamed: one record in memory at a time, at most this large.
         let max_record = limit.min(crate::import::MAX_RECORD_BYTES);
-        let imported = import_reader(format, reader, &source, max_record)
+        // Each turn replayed as it ends, its events then dropped.
+        let replaying = std::rc::Rc::new(std::cell::RefCell::new(Some(Replaying {
+            replayer: record::Replayer::new(crate::import::LOG_MODE),
+            max_message: self.limits.max_message_bytes,
+            turns: 0,
+            cut: Vec::new(),
+        })));
+        let hook = {
+            let replaying = std::rc::Rc::clone(&replaying);
+            TurnHook(Box::new(move |t| {
+                if let Some(r) = replaying.borrow_mut().as_mut() {
+                    r.turn(t);
+                }
+            }))
+        };
+        let imported = import_reader_with(format, reader, &source, max_record, Some(hook))
             .and_then(|log| Ok((log, ImportDefaults::sidecar_of(file)?)));
+        let replayed = replaying.borrow_mut().take().map(|r| Replayed {
+            replay: r.replayer.finish(),
+            cut: r.cut,
+        });
         // Records skipped (over the limit), each with its line.
         let imported = imported.map(|(mut log, sidecar)| {
             for p in std::mem::take(&mut log.problems) {
@@ -721,7 +740,7 @@ impl Job {
                     ));
                 }
                 match session.validate() {
-                    Ok(()) => self.process(tally, Origin::File(file, 1), session)?,
+                    Ok(()) => self.process(tally, Origin::File(file, 1), session, replayed)?,
                     Err(e) => tally.errors.push(invalid(1, e.to_string())),
                 }
             }
@@ -756,7 +775,7 @@ impl Job {
             tally.read += 1;
             tally.total = tally.total.max(tally.read);
             match session.validate() {
-                Ok(()) => self.process(&mut tally, Origin::Value(index), session)?,
+                Ok(()) => self.process(&mut tally, Origin::Value(index), session, None)?,
                 Err(e) => tally
                     .errors
                     .push(SessionError::at_index(index, SessionErrorKind::Invalid(e))),
@@ -770,11 +789,14 @@ impl Job {
     /// Scores, replays and stores one session into its group, or records
     /// why not; a session of another stage than the filter is left out.
     /// Fails only when no store is open (a bug of the caller).
+    /// `replayed`: the session's turns replayed (responses cut first) as
+    /// its log was read, their events dropped.
     fn process(
         &mut self,
         tally: &mut Tally,
         origin: Origin<'_>,
         mut session: Session,
+        replayed: Option<Replayed>,
     ) -> Result<()> {
         if session
             .spec_id
@@ -813,22 +835,24 @@ impl Job {
         // A response beyond the limit is analysed up to it, redacted
         // whole first: a credential the cut would halve is not kept in part.
         let max_message = self.limits.max_message_bytes;
-        for (turn, t) in session.turns.iter_mut().enumerate() {
-            if t.response.len() > max_message {
-                let bytes = t.response.len();
-                redact_whole(&mut t.response);
-                let mut kept = max_message;
-                while !t.response.is_char_boundary(kept) {
-                    kept -= 1;
-                }
-                t.response.truncate(kept);
-                t.response.shrink_to_fit();
-                tally.truncations.push(origin.truncation(
-                    &session.agent,
-                    turn,
-                    TruncationKind::Message { bytes, kept },
-                ));
+        let (cut, replay) = match replayed {
+            Some(r) => (r.cut, Some(r.replay)),
+            None => {
+                let cut = session
+                    .turns
+                    .iter_mut()
+                    .enumerate()
+                    .filter_map(|(turn, t)| Some((turn, cut_response(t, max_message)?)))
+                    .collect();
+                (cut, None)
             }
+        };
+        for (turn, (bytes, kept)) in cut {
+            tally.truncations.push(origin.truncation(
+                &session.agent,
+                turn,
+                TruncationKind::Message { bytes, kept },
+            ));
         }
         let mut score = self.scorer.score(&session);
         // At most so many questions of one response are kept.
@@ -855,7 +879,14 @@ impl Job {
                 ));
             }
         }
-        let replay = record::replay(&session);
+        let replay = replay.unwrap_or_else(|| record::replay(&session));
+        // The events are replayed: their outputs and parameters (most of
+        // what a log's session holds) go before the record is built, the
+        // run id (a digest of the whole session when it has none) first.
+        session.run_id = Some(record::run_id(&session));
+        for t in &mut session.turns {
+            t.events = Vec::new();
+        }
         let mut guidance: Vec<String> = Vec::new();
         for g in &replay.guidance {
             if !guidance.contains(&g.classifier) {
@@ -989,6 +1020,52 @@ fn not_a_known_log(file: &Path) -> Option<SessionError> {
             message: e.message,
         }),
     ))
+}
+
+/// Cuts a response beyond `max` bytes to it (on a character boundary),
+/// redacted whole first: a credential the cut would halve is not kept in
+/// part. Its length and the bytes kept, when cut.
+fn cut_response(t: &mut tact_scoring::Turn, max: usize) -> Option<(usize, usize)> {
+    if t.response.len() <= max {
+        return None;
+    }
+    let bytes = t.response.len();
+    redact_whole(&mut t.response);
+    let mut kept = max;
+    while !t.response.is_char_boundary(kept) {
+        kept -= 1;
+    }
+    t.response.truncate(kept);
+    t.response.shrink_to_fit();
+    Some((bytes, kept))
+}
+
+/// A log's turns replayed as it is read ([`Job::import_file`]): each
+/// turn's response cut to the limit, then replayed, then its events
+/// dropped, so a log's tool outputs and parameters are not all held.
+struct Replaying {
+    replayer: record::Replayer,
+    max_message: usize,
+    turns: usize,
+    cut: Vec<(usize, (usize, usize))>,
+}
+
+impl Replaying {
+    fn turn(&mut self, t: &mut tact_scoring::Turn) {
+        if let Some(c) = cut_response(t, self.max_message) {
+            self.cut.push((self.turns, c));
+        }
+        self.turns += 1;
+        self.replayer.turn(t);
+        t.events = Vec::new();
+    }
+}
+
+/// What [`Replaying`] hands the job: the replay, and the responses cut
+/// (turn, bytes, bytes kept).
+struct Replayed {
+    replay: record::Replay,
+    cut: Vec<(usize, (usize, usize))>,
 }
 
 /// `text` with every credential the scanner knows redacted, on the whole

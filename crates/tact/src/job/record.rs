@@ -55,13 +55,36 @@ pub(crate) struct Replay {
 /// [`Guide::replay`] (a tool call proposed, then observed with its result),
 /// the path `tact guide` replays a log with too.
 pub(crate) fn replay(session: &Session) -> Replay {
-    let mut guide = Guide::new(session.mode);
-    let mut out = Replay {
-        tool_calls: Vec::new(),
-        guidance: Vec::new(),
-    };
-    let mut nudges = Vec::new();
+    let mut replayer = Replayer::new(session.mode);
     for turn in &session.turns {
+        replayer.turn(turn);
+    }
+    replayer.finish()
+}
+
+/// A replay turn by turn ([`replay`]'s steps), so a log's turns are
+/// replayed as it is read and their events need not be kept.
+pub(crate) struct Replayer {
+    guide: Guide,
+    out: Replay,
+    nudges: Vec<crate::guidance::Nudge>,
+}
+
+impl Replayer {
+    pub(crate) fn new(mode: tact_types::trajectory::Mode) -> Self {
+        Replayer {
+            guide: Guide::new(mode),
+            out: Replay {
+                tool_calls: Vec::new(),
+                guidance: Vec::new(),
+            },
+            nudges: Vec::new(),
+        }
+    }
+
+    /// Replays the next turn.
+    pub(crate) fn turn(&mut self, turn: &tact_scoring::Turn) {
+        let (guide, out, nudges) = (&mut self.guide, &mut self.out, &mut self.nudges);
         if !turn.prompt.is_empty() {
             nudges.extend(guide.replay(&Event::user(turn.prompt.clone())));
         }
@@ -85,16 +108,22 @@ pub(crate) fn replay(session: &Session) -> Replay {
             nudges.extend(guide.replay(&Event::assistant(turn.response.clone())));
         }
     }
-    out.guidance = nudges
-        .into_iter()
-        .map(|n| GuidanceFireRecord {
-            position: u32_of(n.position),
-            classifier: n.classifier,
-            confidence: n.result.confidence,
-            reason: n.result.reason.unwrap_or(n.message),
-        })
-        .collect();
-    out
+
+    /// The replay of the turns given.
+    pub(crate) fn finish(self) -> Replay {
+        let mut out = self.out;
+        out.guidance = self
+            .nudges
+            .into_iter()
+            .map(|n| GuidanceFireRecord {
+                position: u32_of(n.position),
+                classifier: n.classifier,
+                confidence: n.result.confidence,
+                reason: n.result.reason.unwrap_or(n.message),
+            })
+            .collect();
+        out
+    }
 }
 
 /// The database record of a scored, replayed session.

@@ -23,6 +23,22 @@ fn write_log(path: &Path, format: Format, exchanges: usize, output: usize) {
         Format::OpenHands => write!(w, "[").unwrap(),
         Format::SweAgent => write!(w, "{{\"trajectory\": [").unwrap(),
         Format::Aider => writeln!(w, "# aider chat started at 2026-01-01 10:00:00\n").unwrap(),
+        Format::MiniSweAgent => writeln!(
+            w,
+            "{{\"trajectory_format\": \"mini-swe-agent-1.1\", \"info\": {{\"mini_version\": \"1.15.0\"}}, \"messages\": [\n{{\"role\":\"user\",\"content\":\"fix 0\"}}"
+        )
+        .unwrap(),
+        Format::Cline => writeln!(
+            w,
+            "[{{\"role\":\"user\",\"content\":[{{\"type\":\"text\",\"text\":\"<task>\\nfix 0\\n</task>\"}}]}}"
+        )
+        .unwrap(),
+        Format::GeminiCli => writeln!(
+            w,
+            "{{\"sessionId\": \"s\", \"projectHash\": \"h\", \"messages\": ["
+        )
+        .unwrap(),
+        Format::SpecStory => writeln!(w, "# Fix (2026-01-01 10:00Z)\n").unwrap(),
         _ => {}
     }
     for i in 0..exchanges {
@@ -54,6 +70,32 @@ fn write_log(path: &Path, format: Format, exchanges: usize, output: usize) {
                 w,
                 "{sep}{{\"thought\":\"Looking.\",\"action\":\"ls\",\"observation\":{out_json}}}"
             ),
+            Format::OpenHandsV1 => writeln!(
+                w,
+                "{{\"kind\":\"MessageEvent\",\"source\":\"user\",\"llm_message\":{{\"role\":\"user\",\"content\":[{{\"type\":\"text\",\"text\":\"fix {i}\"}}]}}}}\n\
+                 {{\"kind\":\"ActionEvent\",\"source\":\"agent\",\"thought\":[{{\"type\":\"text\",\"text\":\"Looking.\"}}],\"tool_name\":\"terminal\",\"tool_call_id\":\"t{i}\",\"action\":{{\"kind\":\"ExecuteBashAction\",\"command\":\"ls\"}}}}\n\
+                 {{\"kind\":\"ObservationEvent\",\"source\":\"environment\",\"tool_call_id\":\"t{i}\",\"observation\":{{\"content\":[{{\"type\":\"text\",\"text\":{out_json}}}],\"exit_code\":0}}}}"
+            ),
+            // One task: each exchange a call and its result.
+            Format::MiniSweAgent => writeln!(
+                w,
+                ",{{\"role\":\"assistant\",\"content\":\"Looking.\",\"tool_calls\":[{{\"id\":\"t{i}\",\"function\":{{\"name\":\"bash\",\"arguments\":\"{{}}\"}}}}]}}\n\
+                 ,{{\"role\":\"tool\",\"tool_call_id\":\"t{i}\",\"content\":{out_json}}}"
+            ),
+            Format::Cline => writeln!(
+                w,
+                ",{{\"role\":\"assistant\",\"content\":[{{\"type\":\"text\",\"text\":\"Looking.\\n<read_file>\\n<path>f{i}</path>\\n</read_file>\"}}]}}\n\
+                 ,{{\"role\":\"user\",\"content\":[{{\"type\":\"text\",\"text\":\"[read_file for 'f{i}'] Result:\"}},{{\"type\":\"text\",\"text\":{out_json}}}]}}"
+            ),
+            Format::GeminiCli => writeln!(
+                w,
+                "{sep}{{\"id\":\"u{i}\",\"type\":\"user\",\"content\":\"fix {i}\"}}\n\
+                 ,{{\"id\":\"g{i}\",\"type\":\"gemini\",\"content\":\"Looking.\",\"toolCalls\":[{{\"id\":\"t{i}\",\"name\":\"run_shell_command\",\"args\":{{\"command\":\"ls\"}},\"resultDisplay\":{out_json},\"status\":\"success\"}}]}}"
+            ),
+            Format::SpecStory => write!(
+                w,
+                "_**User**_\n\nfix {i}\n\n---\n\n_**Assistant**_\n\nLooking.\n\n<tool-use data-tool-name=\"run_terminal_cmd\">\n<details><summary>Ran ls</summary>\n\n```\n{out}\n```\n</details>\n</tool-use>\n\n---\n\n"
+            ),
             // Aider quotes what it runs and prints with `> `.
             _ => write!(
                 w,
@@ -64,7 +106,8 @@ fn write_log(path: &Path, format: Format, exchanges: usize, output: usize) {
         .unwrap();
     }
     match format {
-        Format::OpenHands => write!(w, "]").unwrap(),
+        Format::OpenHands | Format::Cline => write!(w, "]").unwrap(),
+        Format::MiniSweAgent | Format::GeminiCli => write!(w, "]}}").unwrap(),
         Format::SweAgent => write!(
             w,
             "], \"history\": [{{\"role\":\"user\",\"content\":\"go\"}}], \"info\": {{}}}}"
@@ -87,12 +130,17 @@ fn status_bytes(field: &str) -> usize {
     kib << 10
 }
 
-const FORMATS: [Format; 5] = [
+const FORMATS: [Format; 10] = [
     Format::ClaudeCode,
     Format::Codex,
     Format::OpenHands,
     Format::SweAgent,
     Format::Aider,
+    Format::OpenHandsV1,
+    Format::MiniSweAgent,
+    Format::Cline,
+    Format::GeminiCli,
+    Format::SpecStory,
 ];
 
 /// The body of `importer_memory_bounded`: one import, run alone in a
@@ -107,6 +155,16 @@ fn child_measures_import_memory() {
         return;
     };
     let format: Format = format.parse().unwrap();
+    if let Ok(db) = std::env::var("TACT_MEMORY_CHILD_DB") {
+        // The whole job: import, score, replay, store.
+        let mut job = tact::job::Job::builder().db(&db).build().unwrap();
+        let before = status_bytes("VmRSS:");
+        let report = job.run_path(&path, |_| {}).unwrap();
+        assert_eq!(report.stored, 1, "{format}: {:?}", report.errors);
+        let peak = status_bytes("VmHWM:").saturating_sub(before);
+        println!("peak {peak} ");
+        return;
+    }
     let file = std::fs::File::open(&path).unwrap();
     let before = status_bytes("VmRSS:");
     let log = import_reader(
@@ -124,7 +182,17 @@ fn child_measures_import_memory() {
 
 /// The growth of the peak resident set of a child importing `path`.
 fn import_peak(path: &Path, format: Format) -> usize {
-    let o = Command::new(std::env::current_exe().unwrap())
+    child_peak(path, format, None)
+}
+
+/// The growth of the peak resident set of a child importing `path`, or
+/// running the job on it into the database `db`.
+fn child_peak(path: &Path, format: Format, db: Option<&Path>) -> usize {
+    let mut child = Command::new(std::env::current_exe().unwrap());
+    if let Some(db) = db {
+        child.env("TACT_MEMORY_CHILD_DB", db);
+    }
+    let o = child
         .args([
             "--exact",
             "memory::child_measures_import_memory",
@@ -151,6 +219,29 @@ fn import_peak(path: &Path, format: Format) -> usize {
         .unwrap()
 }
 
+/// Logs of 250, then 1,000 exchanges of 16 KiB outputs (about 4 and 16
+/// MB, named `many-N-FORMAT.ext` in `dir`), imported (or run through the
+/// job, `job`) each in a child: how much the file grew and how much the
+/// peak did, and both measures (file bytes, peak bytes).
+fn growth(
+    dir: &Path,
+    format: Format,
+    ext: &str,
+    job: bool,
+) -> ((usize, usize), Vec<(usize, usize)>) {
+    let mut measured = Vec::new();
+    for exchanges in [250, 1000] {
+        let path = dir.join(format!("many-{exchanges}-{}.{ext}", format.name()));
+        write_log(&path, format, exchanges, 16 << 10);
+        let size = std::fs::metadata(&path).unwrap().len() as usize;
+        let db = dir.join(format!("run-{exchanges}-{}.db", format.name()));
+        measured.push((size, child_peak(&path, format, job.then_some(&*db))));
+    }
+    let grown = measured[1].0 - measured[0].0;
+    let cost = measured[1].1.saturating_sub(measured[0].1);
+    ((grown, cost), measured)
+}
+
 #[test]
 #[cfg(target_os = "linux")]
 fn importer_memory_bounded() {
@@ -163,17 +254,7 @@ fn importer_memory_bounded() {
         // a call, 1 KiB of output) grows with them, the outputs do not:
         // the 750 more exchanges cost under a quarter of their bytes (it
         // was several times the file).
-        let mut measured = Vec::new();
-        for exchanges in [250, 1000] {
-            let path = dir.join(format!("many-{exchanges}-{}", format.name()));
-            write_log(&path, format, exchanges, 16 << 10);
-            let size = std::fs::metadata(&path).unwrap().len() as usize;
-            measured.push((size, import_peak(&path, format)));
-        }
-        let (grown, cost) = (
-            measured[1].0 - measured[0].0,
-            measured[1].1.saturating_sub(measured[0].1),
-        );
+        let ((grown, cost), measured) = growth(&dir, format, "log", false);
         assert!(
             cost < grown / 4,
             "{format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
@@ -187,6 +268,26 @@ fn importer_memory_bounded() {
         assert!(
             peak <= 4 * record + (4 << 20),
             "{format}: {peak} bytes to import a record of {record}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tact run` on a log replays each turn as it is read and drops its
+/// events: 750 more exchanges of 16 KiB outputs cost the job under a
+/// sixth of their bytes (an eighth measured; it held every output's head
+/// and the parameters twice, about a quarter).
+#[test]
+#[cfg(target_os = "linux")]
+fn run_memory_grows_by_a_small_part_of_the_log() {
+    let _turn = super::heavy();
+    let dir = std::env::temp_dir().join(format!("tact-run-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (format, ext) in [(Format::ClaudeCode, "jsonl"), (Format::OpenHands, "json")] {
+        let ((grown, cost), measured) = growth(&dir, format, ext, true);
+        assert!(
+            cost < grown / 6,
+            "{format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -215,6 +316,8 @@ fn a_record_over_the_limit_is_reported_with_its_line_and_the_rest_read() {
         let out = "ok: line of tool output\n".repeat(100 / 24 + 1)[..100].to_owned();
         let (json, big) = if format == Format::Aider {
             (out.replace('\n', "\n> "), "x".repeat(70 << 10))
+        } else if format == Format::SpecStory {
+            (out.clone(), "x".repeat(70 << 10))
         } else {
             (
                 serde_json::to_string(&out).unwrap(),
@@ -238,14 +341,32 @@ fn a_record_over_the_limit_is_reported_with_its_line_and_the_rest_read() {
         assert_eq!(p.source_name, path.display().to_string());
         assert_eq!(p.line, line, "{format}: {p}");
         assert!(p.message.contains("over the limit of 65536 bytes"), "{p}");
-        // The third exchange is read (SWE-agent's steps are one turn's).
-        if format == Format::SweAgent {
-            let calls = log.turns[0]
+        // The third exchange is read (SWE-agent's steps are one turn's,
+        // as are mini-swe-agent's and this Cline task's).
+        if matches!(
+            format,
+            Format::SweAgent | Format::MiniSweAgent | Format::Cline
+        ) {
+            use tact::types::trajectory::Event;
+            let calls: Vec<_> = log.turns[0]
                 .events
                 .iter()
-                .filter(|e| matches!(e, tact::types::trajectory::Event::Tool(_)))
+                .filter_map(|e| match e {
+                    Event::Tool(c) => Some(c),
+                    _ => None,
+                })
+                .collect();
+            // A SWE-agent step is skipped whole; a call's result message
+            // alone in the others (the call stays, unanswered).
+            let expected = if format == Format::SweAgent { 2 } else { 3 };
+            assert_eq!(calls.len(), expected, "{format}: {:?}", log.turns);
+            // The third result is read (Cline answers the oldest open call
+            // of its tool, and trims outputs).
+            let answered = calls
+                .iter()
+                .filter(|c| c.output.as_str().map(str::trim) == Some(out.trim()))
                 .count();
-            assert_eq!(calls, 2, "{format}: {:?}", log.turns);
+            assert_eq!(answered, 2, "{format}: {:?}", log.turns);
         } else {
             let prompts: Vec<&str> = log.turns.iter().map(|t| t.prompt.as_str()).collect();
             assert!(prompts.contains(&"fix 2"), "{format}: {prompts:?}");
