@@ -83,7 +83,7 @@
 //!   `libsqlite3-sys` 0.37) sets `default-features = false, features =
 //!   ["store"]`.
 //! - `postgres` (off by default): the store's PostgreSQL backend.
-//! - `llm` (off by default): the model-backed tier, [`llm`] (`tact-llm`:
+//! - `llm` (off by default): the model-backed tier, `tact::llm` (`tact-llm`:
 //!   a local LLM behind strict timeouts, failing open, with tokio and
 //!   reqwest), and the `[llm]` table of the job's configuration.
 #![deny(missing_docs)]
