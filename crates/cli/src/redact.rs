@@ -40,6 +40,10 @@ pub fn warn(message: &str) {
 /// A writer that holds what is written until `flush` (or drop), then
 /// writes it redacted, so a credential split over several writes is still
 /// seen whole. Commands flush once per unit they show (a nudge, a report).
+/// A long unit (the report of thousands of sessions) is written in pieces
+/// that end at a blank line once [`DRAIN_AT`] bytes are held: no
+/// credential the scanner knows spans a blank line (a PEM block has none),
+/// and memory stays bounded by a piece, not the report.
 #[derive(Debug)]
 pub struct Redacting<W: Write> {
     inner: W,
@@ -56,19 +60,37 @@ impl<W: Write> Redacting<W> {
     }
 
     fn drain(&mut self) -> io::Result<()> {
-        if self.buf.is_empty() {
+        self.drain_to(self.buf.len())
+    }
+
+    /// Writes the first `end` bytes held, redacted, and keeps the rest.
+    fn drain_to(&mut self, end: usize) -> io::Result<()> {
+        if end == 0 {
             return Ok(());
         }
-        let clean = text(&String::from_utf8_lossy(&self.buf));
-        self.buf.clear();
+        let clean = text(&String::from_utf8_lossy(&self.buf[..end]));
+        self.buf.drain(..end);
         let safe = tact_types::excerpt::escape_controls(&clean);
         self.inner.write_all(safe.as_bytes())
     }
 }
 
+/// How much a [`Redacting`] writer holds before it writes what ends at a
+/// blank line.
+const DRAIN_AT: usize = 64 << 10;
+
 impl<W: Write> Write for Redacting<W> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let before = self.buf.len();
         self.buf.extend_from_slice(bytes);
+        if self.buf.len() >= DRAIN_AT {
+            // The last blank line, searched only in what was just added
+            // (and the byte before it), so holding stays linear.
+            let from = before.saturating_sub(1);
+            if let Some(at) = self.buf[from..].windows(2).rposition(|w| w == b"\n\n") {
+                self.drain_to(from + at + 2)?;
+            }
+        }
         Ok(bytes.len())
     }
 
@@ -87,6 +109,22 @@ impl<W: Write> Drop for Redacting<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_unit_is_written_in_pieces_at_blank_lines_and_stays_redacted() {
+        let mut out = Redacting::new(Vec::new());
+        let key = format!("AK{}Z3XQ7T4M9P2LWK5D", "IA");
+        for i in 0..20_000 {
+            write!(out, "group {i}\nkey {}", &key[..6]).unwrap();
+            writeln!(out, "{}\n", &key[6..]).unwrap();
+        }
+        assert!(out.buf.len() < 2 * DRAIN_AT, "{}", out.buf.len());
+        assert!(!out.inner.is_empty());
+        out.flush().unwrap();
+        let shown = String::from_utf8(out.inner.clone()).unwrap();
+        assert!(!shown.contains(&key[6..]));
+        assert_eq!(shown.matches("key [REDACTED]\n\n").count(), 20_000);
+    }
 
     #[test]
     fn a_credential_split_over_writes_is_redacted_on_flush() {
