@@ -44,6 +44,7 @@
 
 mod error;
 mod families;
+mod first_bytes;
 #[cfg(test)]
 mod glued;
 mod reference;

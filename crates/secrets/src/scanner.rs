@@ -3,6 +3,7 @@
 //! redaction, in JSON values and in free text. Findings carry the kind and
 //! the location only, never the secret itself.
 
+use crate::first_bytes::FirstBytes;
 use std::sync::{Arc, LazyLock};
 
 use std::sync::OnceLock;
@@ -350,64 +351,6 @@ const NFA_AFTER: usize = 16 << 10;
 
 /// Bytes a process scans with the keywords' NFA before it builds their DFA.
 const DFA_AFTER: usize = 256 << 10;
-
-/// The keywords grouped by their first byte (ASCII lower case), each
-/// compared where a text has that byte: what the automaton finds
-/// (every keyword occurring, ASCII case-insensitive), with nothing to
-/// build but a sort.
-#[derive(Debug)]
-struct FirstBytes {
-    /// Keyword ids and texts, sorted by first byte.
-    words: Vec<(u8, usize, &'static [u8])>,
-    /// Per byte: where its keywords start in `words` (and end, at the next
-    /// byte's start).
-    starts: [u16; 257],
-}
-
-impl FirstBytes {
-    fn new(keywords: &[&'static str]) -> Self {
-        let mut words: Vec<(u8, usize, &'static [u8])> = keywords
-            .iter()
-            .enumerate()
-            .filter_map(|(id, w)| {
-                let first = w.as_bytes().first()?.to_ascii_lowercase();
-                Some((first, id, w.as_bytes()))
-            })
-            .collect();
-        words.sort_by_key(|&(first, id, _)| (first, id));
-        let mut starts = [0u16; 257];
-        for (b, slot) in starts.iter_mut().enumerate() {
-            let at = words.partition_point(|&(first, ..)| usize::from(first) < b);
-            *slot = u16::try_from(at).unwrap_or(u16::MAX);
-        }
-        Self { words, starts }
-    }
-
-    /// Calls `found` with the id of each keyword occurring in `s` (once or
-    /// more per keyword).
-    fn find(&self, s: &str, mut found: impl FnMut(usize)) {
-        let bytes = s.as_bytes();
-        for (i, b) in bytes.iter().enumerate() {
-            let b = usize::from(b.to_ascii_lowercase());
-            let (Some(&from), Some(&to)) = (self.starts.get(b), self.starts.get(b + 1)) else {
-                continue;
-            };
-            let rest = bytes.get(i..).unwrap_or_default();
-            for &(_, id, word) in self
-                .words
-                .get(usize::from(from)..usize::from(to))
-                .unwrap_or_default()
-            {
-                if rest
-                    .get(..word.len())
-                    .is_some_and(|head| head.eq_ignore_ascii_case(word))
-                {
-                    found(id);
-                }
-            }
-        }
-    }
-}
 
 /// One automaton over every keyword, ASCII case-insensitive, reporting
 /// overlapping matches (a keyword inside another is still seen).
