@@ -130,19 +130,6 @@ fn status_bytes(field: &str) -> usize {
     kib << 10
 }
 
-const FORMATS: [Format; 10] = [
-    Format::ClaudeCode,
-    Format::Codex,
-    Format::OpenHands,
-    Format::SweAgent,
-    Format::Aider,
-    Format::OpenHandsV1,
-    Format::MiniSweAgent,
-    Format::Cline,
-    Format::GeminiCli,
-    Format::SpecStory,
-];
-
 /// The body of `importer_memory_bounded`: one import, run alone in a
 /// child process, its peak resident set's growth printed.
 #[test]
@@ -248,7 +235,7 @@ fn importer_memory_bounded() {
     let _turn = super::heavy();
     let dir = std::env::temp_dir().join(format!("tact-memory-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for format in FORMATS {
+    for format in Format::ALL {
         // Many records: 250, then 1,000 exchanges of 16 KiB outputs
         // (about 4 and 16 MB). What is kept of each exchange (its texts,
         // a call, 1 KiB of output) grows with them, the outputs do not:
@@ -299,7 +286,7 @@ fn run_memory_grows_by_a_small_part_of_the_log() {
 fn a_record_over_the_limit_is_reported_with_its_line_and_the_rest_read() {
     let dir = std::env::temp_dir().join(format!("tact-limit-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for format in FORMATS {
+    for format in Format::ALL {
         let small = dir.join(format!("small-{}", format.name()));
         write_log(&small, format, 3, 100);
         let whole = import_reader(
