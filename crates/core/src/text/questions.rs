@@ -1029,6 +1029,29 @@ mod tests {
     }
 
     #[test]
+    fn requests_in_french_and_a_greeting_that_asks_for_the_task() {
+        for m in [
+            "Avant de conclure, j\u{2019}ai besoin de votre confirmation :",
+            "Veuillez confirmer la région.",
+            "Dites-moi quelle option vous préférez.",
+        ] {
+            assert_eq!(find_questions(m).kept.len(), 1, "{m}");
+        }
+        for m in [
+            "J'ai corrigé le test, tout passe.",
+            "N'hésitez pas si vous avez des questions !",
+            "Dites-moi si vous avez besoin d'autre chose.",
+        ] {
+            assert!(find_questions(m).kept.is_empty(), "{m}");
+        }
+        // No task given yet: the agent asks for one.
+        let m = "How can I help you today?\n\nJust let me know what you're working on!";
+        assert_eq!(find_questions(m).kept.len(), 2);
+        let m = "Task complete! Just let me know what you need!";
+        assert!(find_questions(m).kept.is_empty());
+    }
+
+    #[test]
     fn a_question_without_its_mark_still_asks() {
         for q in [
             "what's the expected session timeout in production — I couldn't find it in the config.",

@@ -92,6 +92,18 @@ pub(super) const REQUEST_STARTS: &[&str] = &[
     "вставьте",
     "ответьте",
     "дайте знать",
+    // French (normalized: no accents): the requests that ask for an
+    // answer, a decision or an action ("Veuillez confirmer ...",
+    // "Dites-moi quelle option ...").
+    "veuillez",
+    "merci de confirmer",
+    "merci de preciser",
+    "merci d'indiquer",
+    "confirmez",
+    "precisez",
+    "indiquez",
+    "dites-moi",
+    "faites-moi savoir",
 ];
 
 /// Openers of a question written without its `?` ("what's the expected
@@ -234,12 +246,18 @@ pub(super) const CLOSINGS: &[&str] = &[
     "what's next on the agenda",
     "what is next on the agenda",
     "let me know what you need",
-    "let me know what you're working on",
     "hope this helps",
     "if you have any",
     "if you need anything",
     "avisame si necesitas",
     "dime si necesitas",
+    "dites-moi si vous avez besoin",
+    "dites-moi si vous avez des questions",
+    "faites-moi savoir si vous avez besoin",
+    "faites-moi savoir si vous avez des questions",
+    "n'hésitez pas",
+    "si vous avez besoin",
+    "si vous avez des questions",
     "fammi sapere se hai bisogno",
     "fammi sapere se ti serve",
     "fammi sapere se hai domande",
@@ -323,6 +341,15 @@ pub(super) const ASKS_INSIDE: &[&str] = &[
     ", вставьте ",
     ", ответьте ",
     "дайте знать",
+    // French: a request inside a sentence ("Avant de conclure, j'ai
+    // besoin de votre confirmation :"), without the apostrophe, which
+    // comes straight or curly.
+    "besoin de votre",
+    "besoin que vous",
+    ", veuillez ",
+    ", merci de ",
+    "dites-moi",
+    "faites-moi savoir",
 ];
 
 /// Requests that open with "please" and a verb asking the user to act or
