@@ -4,7 +4,7 @@
 //! next prompt is the turn's response, tool calls wait for their result
 //! (matched by id), and calls of one model response share a step.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use tact_scoring::Turn;
 use tact_types::trajectory::{Event, JsonValue, ToolCall};
@@ -70,7 +70,11 @@ pub(crate) struct Assembler {
     /// Events completed since the last `take_live`.
     live: Vec<Event>,
     /// Indices of calls in `current.events` not yet emitted live.
-    unemitted: Vec<usize>,
+    unemitted: BTreeSet<usize>,
+    /// Those of them answered, held behind an earlier call of their step
+    /// still open: a parallel step's calls go out in the order written,
+    /// as a whole import keeps them.
+    held: HashSet<usize>,
     /// The pending message was followed by an action of the host
     /// ([`Assembler::action`]): where in `current.events` it goes if a new
     /// message of the agent makes it an intermediate one.
@@ -193,10 +197,10 @@ impl Assembler {
         }
         let index = self.current.events.len();
         self.current.events.push(Event::tool(call));
+        self.unemitted.insert(index);
         match id {
             Some(id) => {
                 self.open.insert(id.to_owned(), index);
-                self.unemitted.push(index);
             }
             // No id: no result will come; it is complete now.
             None => self.emit_call(index),
@@ -241,13 +245,51 @@ impl Assembler {
         self.current.events.push(event);
     }
 
+    /// The call at `index` is complete: it goes out live unless an
+    /// earlier call of its step is still open, and so do the calls of its
+    /// step it was holding back. Each call is emitted once, in O(log n).
     fn emit_call(&mut self, index: usize) {
+        if !self.unemitted.contains(&index) {
+            self.push_live(index);
+            return;
+        }
+        let step = self.step_of(index);
+        let blocked = self
+            .unemitted
+            .range(..index)
+            .next_back()
+            .is_some_and(|&before| self.step_of(before) == step);
+        if blocked {
+            self.held.insert(index);
+            return;
+        }
+        let mut next = Some(index);
+        while let Some(i) = next {
+            self.unemitted.remove(&i);
+            self.held.remove(&i);
+            self.push_live(i);
+            next = self
+                .unemitted
+                .range(i + 1..)
+                .next()
+                .copied()
+                .filter(|&n| self.held.contains(&n) && self.step_of(n) == step);
+        }
+    }
+
+    fn push_live(&mut self, index: usize) {
         if let Some(e) = self.current.events.get(index) {
             if self.live_on {
                 self.live.push(e.clone());
             }
         }
-        self.unemitted.retain(|&i| i != index);
+    }
+
+    fn step_of(&self, index: usize) -> Option<u64> {
+        match self.current.events.get(index) {
+            Some(Event::Tool(call)) => call.step,
+            _ => None,
+        }
     }
 
     /// The result of the call `id`: its output and whether it succeeded.
@@ -312,6 +354,7 @@ impl Assembler {
 
     fn end_turn(&mut self) {
         // Calls never answered are kept as issued (ok, empty output).
+        self.held.clear();
         for index in std::mem::take(&mut self.unemitted) {
             if let Some(e) = self.current.events.get(index) {
                 if self.live_on {
@@ -411,5 +454,40 @@ mod tests {
         };
         assert_eq!(c3.step, Some(2));
         assert!(c3.ok);
+    }
+
+    /// Live, a parallel step's calls go out in the order written, as a
+    /// whole import keeps them, whatever order their results arrive in;
+    /// an open call of an earlier step holds back no later step.
+    #[test]
+    fn live_calls_of_a_step_go_out_in_the_order_written() {
+        let names = |events: Vec<Event>| -> Vec<String> {
+            events
+                .into_iter()
+                .filter_map(|e| match e {
+                    Event::Tool(c) => Some(c.name),
+                    _ => None,
+                })
+                .collect()
+        };
+        let mut a = Assembler::live();
+        a.user("go");
+        a.call(Some("1"), "a", json!({}), Some("m1"));
+        a.call(Some("2"), "b", json!({}), Some("m1"));
+        a.call(Some("3"), "c", json!({}), Some("m1"));
+        a.result("3", "", true);
+        a.result("2", "", true);
+        assert!(
+            names(a.take_live()).is_empty(),
+            "held behind the open first call"
+        );
+        a.result("1", "", true);
+        assert_eq!(names(a.take_live()), ["a", "b", "c"]);
+        // "d" never answered: the next step's call is not held by it.
+        a.call(Some("4"), "d", json!({}), Some("m2"));
+        a.call(Some("5"), "e", json!({}), Some("m3"));
+        a.result("5", "", true);
+        assert_eq!(names(a.take_live()), ["e"]);
+        assert_eq!(names(a.flush_live()), ["d"]);
     }
 }

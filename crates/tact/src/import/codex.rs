@@ -10,6 +10,7 @@
 //!
 //! A call failed when its output says so: a non-zero exit code
 //! (`Process exited with code N`, `"exit_code": N`), `<tool> failed: ...`,
+//! `execution error: ...` (the sandbox could not start the command),
 //! or a later `exec_command_end` / `patch_apply_end` that reports it.
 //!
 //! A `request_user_input` call asks the user: its questions end the turn
@@ -45,10 +46,11 @@ const BOILERPLATE: [&str; 7] = [
     "<user_shell_command>",
 ];
 
-/// A failing output: a non-zero exit code, or `<tool> failed: `.
+/// A failing output: a non-zero exit code, `<tool> failed: ` or
+/// `execution error: `.
 static FAILED: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
-        r#"(?m)(?:^Process exited with code (?:-\d+|[1-9]\d*)(?-u:\b)|"exit_code"\s*:\s*(?:-\d+|[1-9]\d*)|^[a-z_]+ failed: |^Exit code: (?:-\d+|[1-9]\d*)(?-u:\b))"#,
+        r#"(?m)(?:^Process exited with code (?:-\d+|[1-9]\d*)(?-u:\b)|"exit_code"\s*:\s*(?:-\d+|[1-9]\d*)|^[a-z_]+ failed: |^execution error: |^Exit code: (?:-\d+|[1-9]\d*)(?-u:\b))"#,
     )
     .ok()
 });
@@ -271,5 +273,21 @@ mod tests {
         assert_eq!(l.turns[0].response, "Which mode do you want first?");
         assert_eq!(l.turns[1].prompt, "launchd");
         assert_eq!(l.turns[1].response, "Done.");
+    }
+
+    /// A command the sandbox could not start failed, though no exit code
+    /// says so.
+    #[test]
+    fn outputs_that_report_a_failure() {
+        for out in [
+            "execution error: Io(Custom { kind: Other, error: \"windows sandbox: runner error\" })",
+            "Exit code: 1\nWall time: 1.1 seconds",
+            "apply_patch failed: no such file",
+        ] {
+            assert!(super::failed(out), "{out}");
+        }
+        assert!(!super::failed(
+            "Exit code: 0\nOutput: the execution error: none"
+        ));
     }
 }
