@@ -89,6 +89,6 @@ pub use model::{
 #[cfg(feature = "postgres")]
 pub use postgres::DEFAULT_CONNECT_TIMEOUT;
 pub use schema::SCHEMA_VERSION;
-pub use sqlite::BUSY_TIMEOUT;
 pub use session::SessionWriter;
+pub use sqlite::BUSY_TIMEOUT;
 pub use store::Store;

@@ -533,7 +533,9 @@ impl Postgres {
         let Some(st) = &self.statements else {
             return Ok(());
         };
-        let done = self.rt.block_on(write::pieces(&self.client, st, id, pieces));
+        let done = self
+            .rt
+            .block_on(write::pieces(&self.client, st, id, pieces));
         done.map_err(|e| self.classify(&e))
     }
 
@@ -563,7 +565,6 @@ impl Postgres {
             tracing::debug!(error = %e, "rollback failed");
         }
     }
-
 
     pub(crate) fn load(
         &self,
