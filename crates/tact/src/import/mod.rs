@@ -58,7 +58,7 @@ use tact_core::input::{Line, next_line};
 pub const LOG_MODE: Mode = Mode::Interactive;
 
 use assemble::Assembler;
-pub(crate) use assemble::TurnHook;
+pub(crate) use assemble::{TurnHook, TurnPart};
 
 /// A log format tact reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -521,14 +521,8 @@ impl ImportedLog {
     /// As [`ImportedLog::events`], the turns moved, not copied.
     pub fn into_events(self) -> Vec<Event> {
         let mut out = Vec::new();
-        for t in self.turns {
-            if !t.prompt.is_empty() {
-                out.push(Event::user(t.prompt));
-            }
-            out.extend(t.events);
-            if !t.response.is_empty() {
-                out.push(Event::assistant(t.response));
-            }
+        for mut t in self.turns {
+            turn_events(&mut t, &mut |e| out.push(e));
         }
         out
     }
@@ -565,6 +559,57 @@ pub fn import_reader(
     import_reader_with(format, reader, source, max_record_bytes, None)
 }
 
+/// A turn's events as a host saw them, taken out of it: the prompt (a
+/// `user` event, when not empty), the turn's events, then the response
+/// (an `assistant` event, when not empty).
+fn turn_events(t: &mut Turn, each: &mut dyn FnMut(Event)) {
+    let prompt = std::mem::take(&mut t.prompt);
+    if !prompt.is_empty() {
+        each(Event::user(prompt));
+    }
+    for e in std::mem::take(&mut t.events) {
+        each(e);
+    }
+    let response = std::mem::take(&mut t.response);
+    if !response.is_empty() {
+        each(Event::assistant(response));
+    }
+}
+
+/// As [`import_reader`], each turn's events handed to `on_event` as the
+/// turn ends, in the order [`ImportedLog::into_events`] gives them, and
+/// not kept: the log returned has its turns (their count), meta and
+/// problems, the turns emptied. What `tact guide FILE` replays a log
+/// with, one turn in memory at a time.
+pub fn import_reader_replayed(
+    format: Format,
+    reader: impl std::io::BufRead,
+    source: &str,
+    max_record_bytes: usize,
+    mut on_event: impl FnMut(Event) + 'static,
+) -> Result<ImportedLog, ImportError> {
+    // The prompt once per turn, before its first part.
+    let mut prompted = false;
+    let hook = TurnHook(Box::new(move |t, part| {
+        if !prompted && !t.prompt.is_empty() {
+            on_event(Event::user(t.prompt.clone()));
+        }
+        prompted = true;
+        for e in std::mem::take(&mut t.events) {
+            on_event(e);
+        }
+        if part == TurnPart::End {
+            prompted = false;
+            let response = std::mem::take(&mut t.response);
+            if !response.is_empty() {
+                on_event(Event::assistant(response));
+            }
+            *t = Turn::default();
+        }
+    }));
+    import_reader_with(format, reader, source, max_record_bytes, Some(hook))
+}
+
 /// As [`import_reader`], `on_turn` called on each turn as it ends, before
 /// the import keeps it (it may drop what it no longer needs).
 pub(crate) fn import_reader_with(
@@ -583,6 +628,11 @@ pub(crate) fn import_reader_with(
     }
     let mut sink = Sink::new(format, source);
     sink.asm.on_turn = on_turn;
+    // Logs of one task, one turn: its calls handed over as they complete.
+    sink.asm.stream_calls = matches!(
+        format,
+        Format::SweAgent | Format::MiniSweAgent | Format::Cline
+    );
     match format {
         Format::OpenHands => openhands::read(&mut reader, &mut sink, max_record_bytes)?,
         Format::SweAgent => swe_agent::read(&mut reader, &mut sink, max_record_bytes)?,

@@ -722,9 +722,9 @@ impl Job {
         let streaming = std::rc::Rc::new(std::cell::RefCell::new(Some(streaming)));
         let hook = {
             let streaming = std::rc::Rc::clone(&streaming);
-            TurnHook(Box::new(move |t| {
+            TurnHook(Box::new(move |t, part| {
                 if let Some(s) = streaming.borrow_mut().as_mut() {
-                    s.log_turn(t);
+                    s.log_turn(t, part);
                 }
             }))
         };

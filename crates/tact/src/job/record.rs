@@ -12,6 +12,7 @@ use tact_trajectory_store::{
 use tact_types::trajectory::{Event, JsonValue};
 
 use crate::guidance::Guide;
+use crate::import::TurnPart;
 
 /// FNV-1a, 64 bits: a stable digest for run ids (std's hasher may change
 /// between Rust releases).
@@ -89,10 +90,21 @@ impl Replayer {
 
     /// Replays the next turn.
     pub(crate) fn turn(&mut self, turn: &tact_scoring::Turn) {
+        self.prompt(turn);
+        self.events(&turn.events);
+        self.response(turn);
+    }
+
+    /// A turn's prompt (a `user` event, when not empty).
+    pub(crate) fn prompt(&mut self, turn: &tact_scoring::Turn) {
         if !turn.prompt.is_empty() {
             self.event(&Event::user(turn.prompt.clone()));
         }
-        for event in &turn.events {
+    }
+
+    /// A turn's events (all, or the part given).
+    pub(crate) fn events(&mut self, events: &[Event]) {
+        for event in events {
             if let Event::Tool(call) = event {
                 self.out.tool_calls.push(ToolCallRecord {
                     position: u32_of(self.guide.analysis().position()),
@@ -108,6 +120,10 @@ impl Replayer {
             }
             self.event(event);
         }
+    }
+
+    /// A turn's response (an `assistant` event, when not empty).
+    pub(crate) fn response(&mut self, turn: &tact_scoring::Turn) {
         if !turn.response.is_empty() {
             self.event(&Event::assistant(turn.response.clone()));
         }
@@ -150,6 +166,8 @@ pub(crate) struct Streaming {
     replayer: Replayer,
     max_message: usize,
     turns: usize,
+    /// A log's turn was given in part: its prompt is replayed.
+    in_turn: bool,
     /// The responses cut: (turn, bytes, bytes kept).
     pub(crate) cut: Vec<(usize, (usize, usize))>,
     /// The first write that failed: the session is then not stored.
@@ -167,25 +185,41 @@ impl Streaming {
             replayer: Replayer::new(mode),
             max_message,
             turns: 0,
+            in_turn: false,
             cut: Vec::new(),
             error: None,
         }
     }
 
-    /// A log's turn as the import ends it: its response cut to the limit
-    /// (redacted whole first), replayed, written, its events dropped.
-    pub(crate) fn log_turn(&mut self, t: &mut tact_scoring::Turn) {
-        if let Some(c) = cut_response(t, self.max_message) {
-            self.cut.push((self.turns, c));
+    /// A log's turn as the import gives it: a part of its events (its
+    /// prompt replayed before the first), or its end (the rest, and its
+    /// response cut to the limit, redacted whole first); replayed,
+    /// written, its events dropped.
+    pub(crate) fn log_turn(&mut self, t: &mut tact_scoring::Turn, part: TurnPart) {
+        if !self.in_turn {
+            self.replayer.prompt(t);
+            self.in_turn = true;
         }
-        self.turns += 1;
-        self.turn(t);
+        self.replayer.events(&t.events);
         t.events = Vec::new();
+        if part == TurnPart::End {
+            if let Some(c) = cut_response(t, self.max_message) {
+                self.cut.push((self.turns, c));
+            }
+            self.turns += 1;
+            self.replayer.response(t);
+            self.in_turn = false;
+        }
+        self.write_replayed();
     }
 
     /// A turn replayed and its calls and fires written.
     pub(crate) fn turn(&mut self, t: &tact_scoring::Turn) {
         self.replayer.turn(t);
+        self.write_replayed();
+    }
+
+    fn write_replayed(&mut self) {
         let replay = self.replayer.take();
         if self.error.is_some() {
             return;
