@@ -39,7 +39,10 @@ pub(crate) fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
 /// it (`tact run` replays it and drops its events), and, in a log whose
 /// turn runs long ([`Assembler::stream_calls`]), with its completed events
 /// as they come ([`TurnPart::Events`]).
-pub(crate) struct TurnHook(pub(crate) Box<dyn FnMut(&mut Turn, TurnPart)>);
+pub(crate) struct TurnHook(pub(crate) Box<OnTurn>);
+
+/// The function a [`TurnHook`] calls.
+pub(crate) type OnTurn = dyn FnMut(&mut Turn, TurnPart);
 
 /// Which part of a turn a [`TurnHook`] is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
