@@ -338,19 +338,26 @@ fn file_name(format: Format) -> &'static str {
 #[test]
 #[cfg(target_os = "linux")]
 fn run_memory_is_flat_as_the_log_grows() {
+    assert_flat(Kind::Job, "run", 1 << 20);
+}
+
+/// For each format, the peak's growth from 250 to 1,000 exchanges under
+/// `limit` bytes (3 MiB for SWE-agent's one turn, held to its end).
+#[cfg(target_os = "linux")]
+fn assert_flat(kind: Kind, name: &str, limit: usize) {
     let _turn = super::heavy();
-    let dir = std::env::temp_dir().join(format!("tact-run-memory-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("tact-{name}-memory-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for format in Format::ALL {
-        let ((_, cost), measured) = growth(&dir, format, file_name(format), Kind::Job);
+        let ((_, cost), measured) = growth(&dir, format, file_name(format), kind);
         let limit = if format == Format::SweAgent {
-            5 << 19
+            3 << 20
         } else {
-            3 << 19
+            limit
         };
         assert!(
             cost < limit,
-            "{format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
+            "{name} {format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -364,22 +371,7 @@ fn run_memory_is_flat_as_the_log_grows() {
 #[test]
 #[cfg(target_os = "linux")]
 fn guide_memory_is_flat_as_the_log_grows() {
-    let _turn = super::heavy();
-    let dir = std::env::temp_dir().join(format!("tact-guide-memory-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    for format in Format::ALL {
-        let ((_, cost), measured) = growth(&dir, format, "log", Kind::Guide);
-        let limit = if format == Format::SweAgent {
-            5 << 19
-        } else {
-            1 << 20
-        };
-        assert!(
-            cost < limit,
-            "{format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
-        );
-    }
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_flat(Kind::Guide, "guide", 3 << 19);
 }
 
 /// A log replayed while it is read gives the events of the log read

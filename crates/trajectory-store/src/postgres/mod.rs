@@ -175,6 +175,13 @@ const DELETE_SESSION: &str = "WITH tr AS (
 /// The ingest key's lock: two sessions of one key never interleave.
 const KEY_LOCK: &str = "SELECT pg_advisory_xact_lock(hashtext('tact-ingest'), hashtext($1 || chr(31) || $2 || chr(31) || $3))";
 
+/// A step of a session's writing ([`Postgres::session_step`]).
+enum Step<'a> {
+    Begin,
+    Write(i64, &'a Pieces),
+    Finish(i64, &'a Pieces, &'a Header, Option<&'a ScoreRow>),
+}
+
 /// The statements of an ingest, prepared once per connection.
 struct Statements {
     lock: Statement,
@@ -484,15 +491,6 @@ impl Postgres {
         &self.scanner
     }
 
-    /// The statements, prepared once per connection.
-    fn prepared(&mut self) -> Result<&Statements, Error> {
-        self.statements()?;
-        self.statements.as_ref().ok_or_else(|| Error::Postgres {
-            location: self.location.clone(),
-            detail: "statements not prepared".into(),
-        })
-    }
-
     /// Refuses tool calls or guidance fires on a schema without their
     /// tables (version 1).
     fn check_pieces(&self, pieces: &Pieces) -> Result<(), Error> {
@@ -514,29 +512,13 @@ impl Postgres {
 
     /// `BEGIN` and the placeholder row, one round trip; its id.
     pub(crate) fn session_begin(&mut self) -> Result<i64, Error> {
-        self.prepared()?;
-        let Some(st) = &self.statements else {
-            return Ok(0);
-        };
-        let begun = self.rt.block_on(write::begin(&self.client, st));
-        begun.map_err(|e| {
-            let e = self.classify(&e);
-            self.session_rollback();
-            e
-        })
+        self.session_step(Step::Begin)
+            .inspect_err(|_| self.session_rollback())
     }
 
     /// A batch of rows, one round trip.
     pub(crate) fn session_write(&mut self, id: i64, pieces: &Pieces) -> Result<(), Error> {
-        self.check_pieces(pieces)?;
-        self.prepared()?;
-        let Some(st) = &self.statements else {
-            return Ok(());
-        };
-        let done = self
-            .rt
-            .block_on(write::pieces(&self.client, st, id, pieces));
-        done.map_err(|e| self.classify(&e))
+        self.session_step(Step::Write(id, pieces)).map(drop)
     }
 
     /// The last batch, the key's lock, the old session's delete, the key,
@@ -548,14 +530,34 @@ impl Postgres {
         header: &Header,
         score: Option<&ScoreRow>,
     ) -> Result<(), Error> {
-        self.check_pieces(pieces)?;
-        self.prepared()?;
+        self.session_step(Step::Finish(id, pieces, header, score))
+            .map(drop)
+    }
+
+    /// One step of a session's writing, one round trip; the session's id.
+    fn session_step(&mut self, step: Step<'_>) -> Result<i64, Error> {
+        if let Step::Write(_, p) | Step::Finish(_, p, ..) = &step {
+            self.check_pieces(p)?;
+        }
+        self.statements()?;
         let Some(st) = &self.statements else {
-            return Ok(());
+            return Err(Error::Postgres {
+                location: self.location.clone(),
+                detail: "statements not prepared".into(),
+            });
         };
-        let done = self
-            .rt
-            .block_on(write::finish(&self.client, st, id, pieces, header, score));
+        let client = &self.client;
+        let done = self.rt.block_on(async {
+            match step {
+                Step::Begin => write::begin(client, st).await,
+                Step::Write(id, p) => write::pieces(client, st, id, p).await.map(|()| id),
+                Step::Finish(id, p, header, score) => {
+                    write::finish(client, st, id, p, header, score)
+                        .await
+                        .map(|()| id)
+                }
+            }
+        });
         done.map_err(|e| self.classify(&e))
     }
 
