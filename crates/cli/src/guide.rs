@@ -83,7 +83,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
     if path.as_os_str() == "-" {
         if let Some(format) = args.format {
             // Streamed, as a file is.
-            return guide_log_reader("stdin", stdin, format, log_mode, args.json, out);
+            return guide_log_reader("stdin", stdin, None, format, log_mode, args.json, out);
         }
         let limit = tact_core::input::MAX_TEXT_BYTES;
         let bytes = tact_core::input::read_bounded(&mut stdin, "stdin", limit)?;
@@ -115,7 +115,15 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         Some(format) => {
             let file = tact_core::input::open(path)?;
             let reader = std::io::BufReader::with_capacity(1 << 16, file);
-            return guide_log_reader(&source, reader, format, log_mode, args.json, out);
+            return guide_log_reader(
+                &source,
+                reader,
+                Some(path),
+                format,
+                log_mode,
+                args.json,
+                out,
+            );
         }
         None => {}
     }
@@ -164,15 +172,17 @@ pub fn run_guide_log(
     json: bool,
     out: &mut impl Write,
 ) -> Result<()> {
-    guide_log_reader(source, text.as_bytes(), format, mode, json, out)
+    guide_log_reader(source, text.as_bytes(), None, format, mode, json, out)
 }
 
-/// `tact guide FILE` on an agent's log read from `reader`: each turn
-/// replayed as the import ends it, then dropped (one turn in memory at a
-/// time, as `tact run` reads a log), then the report.
+/// `tact guide FILE` on an agent's log read from `reader` (the file at
+/// `path`, if it is one): each turn replayed as the import ends it, then
+/// dropped (one turn in memory at a time, as `tact run` reads a log),
+/// then the report.
 fn guide_log_reader(
     source: &str,
     reader: impl std::io::BufRead,
+    path: Option<&std::path::Path>,
     format: tact::import::Format,
     mode: Mode,
     json: bool,
@@ -180,13 +190,14 @@ fn guide_log_reader(
 ) -> Result<()> {
     let replay = std::rc::Rc::new(std::cell::RefCell::new(LogReplay::new(mode)));
     let fed = std::rc::Rc::clone(&replay);
-    let log = tact::import::import_reader_replayed(
-        format,
-        reader,
-        source,
-        tact::import::MAX_RECORD_BYTES,
-        move |event| fed.borrow_mut().event(&event),
-    )?;
+    let on_event = move |event: Event| fed.borrow_mut().event(&event);
+    let max = tact::import::MAX_RECORD_BYTES;
+    let log = match path {
+        Some(path) => {
+            tact::import::import_file_replayed(format, path, reader, source, max, on_event)?
+        }
+        None => tact::import::import_reader_replayed(format, reader, source, max, on_event)?,
+    };
     let replay = replay.replace(LogReplay::new(mode));
     write_log_replay(source, log, format, replay, json, out)
 }

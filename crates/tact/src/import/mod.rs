@@ -556,7 +556,7 @@ pub fn import_reader(
     source: &str,
     max_record_bytes: usize,
 ) -> Result<ImportedLog, ImportError> {
-    import_reader_with(format, reader, source, max_record_bytes, None)
+    import_reader_with(format, reader, source, max_record_bytes, None, None)
 }
 
 /// A turn's events as a host saw them, taken out of it: the prompt (a
@@ -586,6 +586,48 @@ pub fn import_reader_replayed(
     reader: impl std::io::BufRead,
     source: &str,
     max_record_bytes: usize,
+    on_event: impl FnMut(Event) + 'static,
+) -> Result<ImportedLog, ImportError> {
+    import_replayed(format, reader, source, max_record_bytes, None, on_event)
+}
+
+/// As [`import_reader_replayed`] on the file at `path` (a regular file,
+/// opened by the caller as `reader`): a SWE-agent trajectory's task is
+/// read ahead of its steps ([`task_ahead`]), so its one turn is replayed
+/// as its steps are read rather than held to its end.
+pub fn import_file_replayed(
+    format: Format,
+    path: &Path,
+    reader: impl std::io::BufRead,
+    source: &str,
+    max_record_bytes: usize,
+    on_event: impl FnMut(Event) + 'static,
+) -> Result<ImportedLog, ImportError> {
+    let task = task_ahead(format, path, max_record_bytes);
+    import_replayed(format, reader, source, max_record_bytes, task, on_event)
+}
+
+/// The task of the log at `path`, read ahead of it where the format gives
+/// it after the turn it opens (SWE-agent's `history`, after its steps);
+/// `None` for the other formats, or a file that cannot be read (its
+/// import then says why).
+pub(crate) fn task_ahead(format: Format, path: &Path, max_record_bytes: usize) -> Option<String> {
+    if format != Format::SweAgent || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let file = std::fs::File::open(path).ok()?;
+    swe_agent::task(
+        &mut std::io::BufReader::with_capacity(1 << 16, file),
+        max_record_bytes,
+    )
+}
+
+fn import_replayed(
+    format: Format,
+    reader: impl std::io::BufRead,
+    source: &str,
+    max_record_bytes: usize,
+    task: Option<String>,
     mut on_event: impl FnMut(Event) + 'static,
 ) -> Result<ImportedLog, ImportError> {
     // The prompt once per turn, before its first part.
@@ -607,7 +649,7 @@ pub fn import_reader_replayed(
             *t = Turn::default();
         }
     }));
-    import_reader_with(format, reader, source, max_record_bytes, Some(hook))
+    import_reader_with(format, reader, source, max_record_bytes, Some(hook), task)
 }
 
 /// As [`import_reader`], `on_turn` called on each turn as it ends, before
@@ -618,6 +660,7 @@ pub(crate) fn import_reader_with(
     source: &str,
     max_record_bytes: usize,
     on_turn: Option<TurnHook>,
+    task_ahead: Option<String>,
 ) -> Result<ImportedLog, ImportError> {
     // A byte-order mark is not the log's.
     if reader
@@ -628,6 +671,7 @@ pub(crate) fn import_reader_with(
     }
     let mut sink = Sink::new(format, source);
     sink.asm.on_turn = on_turn;
+    sink.task_ahead = task_ahead;
     // Logs of one task, one turn: its calls handed over as they complete.
     sink.asm.stream_calls = matches!(
         format,
@@ -695,11 +739,14 @@ pub(crate) struct Sink {
     pub(crate) source: String,
     /// Records skipped (over the limit), each naming its line.
     pub(crate) problems: Vec<ImportError>,
+    /// The task, read ahead of the log (SWE-agent's `history`).
+    pub(crate) task_ahead: Option<String>,
 }
 
 impl Sink {
     pub(crate) fn new(format: Format, source: &str) -> Self {
         Sink {
+            task_ahead: None,
             asm: Assembler::default(),
             meta: LogMeta {
                 format: Some(format),

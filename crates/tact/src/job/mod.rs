@@ -728,7 +728,10 @@ impl Job {
                 }
             }))
         };
-        let imported = import_reader_with(format, reader, &source, max_record, Some(hook))
+        // A SWE-agent trajectory's task read first: its steps' turn is
+        // then replayed as they are read, not held until `history`.
+        let task = crate::import::task_ahead(format, file, max_record);
+        let imported = import_reader_with(format, reader, &source, max_record, Some(hook), task)
             .and_then(|log| Ok((log, ImportDefaults::sidecar_of(file)?)));
         let Some(streaming) = streaming.borrow_mut().take() else {
             return Err(Error::NoStore);

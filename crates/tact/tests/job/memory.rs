@@ -151,8 +151,9 @@ fn child_measures_import_memory() {
             0usize,
         )));
         let fed = std::rc::Rc::clone(&guide);
-        let log = tact::import::import_reader_replayed(
+        let log = tact::import::import_file_replayed(
             format,
+            Path::new(&path),
             std::io::BufReader::new(file),
             "log",
             MAX_RECORD_BYTES,
@@ -333,8 +334,7 @@ fn file_name(format: Format) -> &'static str {
 /// measured: each exchange's prompt and reply, kept for the score; it
 /// was an eighth of the file, 1.6 MB, with every call's record and row
 /// held to the end, and a quarter before the turn-by-turn replay).
-/// SWE-agent's log gives its task after its steps: its one turn is held
-/// to its end (2 MB measured, under 3 MiB).
+/// SWE-agent's task, which its log gives after its steps, is read ahead.
 #[test]
 #[cfg(target_os = "linux")]
 fn run_memory_is_flat_as_the_log_grows() {
@@ -342,7 +342,7 @@ fn run_memory_is_flat_as_the_log_grows() {
 }
 
 /// For each format, the peak's growth from 250 to 1,000 exchanges under
-/// `limit` bytes (3 MiB for SWE-agent's one turn, held to its end).
+/// `limit` bytes.
 #[cfg(target_os = "linux")]
 fn assert_flat(kind: Kind, name: &str, limit: usize) {
     let _turn = super::heavy();
@@ -350,11 +350,6 @@ fn assert_flat(kind: Kind, name: &str, limit: usize) {
     std::fs::create_dir_all(&dir).unwrap();
     for format in Format::ALL {
         let ((_, cost), measured) = growth(&dir, format, file_name(format), kind);
-        let limit = if format == Format::SweAgent {
-            3 << 20
-        } else {
-            limit
-        };
         assert!(
             cost < limit,
             "{name} {format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
@@ -366,8 +361,7 @@ fn assert_flat(kind: Kind, name: &str, limit: usize) {
 /// `tact guide FILE` replays each turn as it is read and keeps only its
 /// nudges: 750 more exchanges of 16 KiB outputs (12.5 MB) cost it under
 /// 1.5 MiB (0.1 to 0.8 MB measured; it read the log whole first: a tenth
-/// to a fifth of the file). SWE-agent's one turn is held to its end, as
-/// for `tact run` (2 MB measured, under 3 MiB).
+/// to a fifth of the file).
 #[test]
 #[cfg(target_os = "linux")]
 fn guide_memory_is_flat_as_the_log_grows() {
@@ -390,8 +384,9 @@ fn a_log_replayed_while_read_gives_the_events_read_whole() {
         let whole = whole.into_events();
         let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
         let fed = std::rc::Rc::clone(&seen);
-        let log = tact::import::import_reader_replayed(
+        let log = tact::import::import_file_replayed(
             format,
+            &path,
             open(),
             "log",
             MAX_RECORD_BYTES,
