@@ -6,12 +6,14 @@
 //! replaces a stored session of that key and commits. Dropped unfinished,
 //! the transaction is rolled back: nothing half-written.
 //!
-//! The transaction begins with the first batch (a session that fits in
-//! one batch takes the database's write lock only while it is finished,
-//! as a whole-session ingest did); its rows hang on a placeholder
-//! trajectory row (key `(U+001A, U+001A, U+001A pending)`, on PostgreSQL
-//! with the connection's process id) until `finish` gives it its key,
-//! after the key's lock and the old session's delete.
+//! The transaction begins with the first batch. A session that fits in
+//! one batch begins as it is finished, its key known: the key's lock, the
+//! old session's delete and its row, then its rows (as a whole-session
+//! ingest did; the database's write lock held only then). A larger one's
+//! rows hang on a placeholder trajectory row (key `(U+001A, U+001A,
+//! U+001A pending)`, on PostgreSQL with the connection's process id) until
+//! `finish` gives it its key, after the key's lock and the old session's
+//! delete.
 //! [`Store::ingest`](crate::Store::ingest) is `finish` on a fresh writer.
 
 use std::borrow::BorrowMut;
@@ -142,8 +144,23 @@ impl<S: BorrowMut<Store>> SessionWriter<S> {
         prepare::pieces_into(&self.scanner, summary, &mut self.pending.0)?;
         let header = prepare::header(summary);
         let score = summary.score.as_ref().map(prepare::score);
-        let id = self.begun()?;
-        backend(&mut self.store)?.session_finish(id, &self.pending.0, &header, score.as_ref())?;
+        // A session of one batch begins here, its key known: written with
+        // it at once (the old session's rows removed first), no placeholder.
+        let (id, keyed) = match self.id {
+            Some(id) => (id, false),
+            None => {
+                let id = backend(&mut self.store)?.session_begin(Some(&header))?;
+                self.id = Some(id);
+                (id, true)
+            }
+        };
+        backend(&mut self.store)?.session_finish(
+            id,
+            &self.pending.0,
+            &header,
+            score.as_ref(),
+            keyed,
+        )?;
         self.id = None;
         self.pending.0 = Pieces::default();
         Ok(id)
@@ -160,7 +177,7 @@ impl<S: BorrowMut<Store>> SessionWriter<S> {
         if let Some(id) = self.id {
             return Ok(id);
         }
-        let id = backend(&mut self.store)?.session_begin()?;
+        let id = backend(&mut self.store)?.session_begin(None)?;
         self.id = Some(id);
         Ok(id)
     }

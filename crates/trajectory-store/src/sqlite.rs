@@ -169,11 +169,15 @@ impl Sqlite {
     }
 
     /// Begins a session's transaction (`BEGIN IMMEDIATE`: the write lock
-    /// from now to its commit) with its placeholder row; its id.
-    pub(crate) fn session_begin(&mut self) -> Result<i64, Error> {
+    /// from now to its commit) with its row, keyed with `key` (the stored
+    /// session of that key removed) or a placeholder; its id.
+    pub(crate) fn session_begin(&mut self, key: Option<&Header>) -> Result<i64, Error> {
         let begun = (|| {
             self.conn.execute_batch("BEGIN IMMEDIATE")?;
-            insert_placeholder(&self.conn)
+            match key {
+                Some(header) => insert_keyed(&self.conn, header),
+                None => insert_placeholder(&self.conn),
+            }
         })();
         begun.map_err(|e| {
             self.session_rollback();
@@ -186,19 +190,23 @@ impl Sqlite {
         write_pieces(&self.conn, id, pieces).map_err(|e| self.map_write(e))
     }
 
-    /// Writes the last batch, keys the session (the old session of its key
-    /// removed), writes its score and commits.
+    /// Writes the last batch, keys the session unless it began `keyed`
+    /// (the old session of its key removed), writes its score and commits.
     pub(crate) fn session_finish(
         &mut self,
         id: i64,
         pieces: &Pieces,
         header: &Header,
         score: Option<&ScoreRow>,
+        keyed: bool,
     ) -> Result<(), Error> {
         let done = (|| {
             let final_column = has_final_column(&self.conn)?;
             write_pieces(&self.conn, id, pieces)?;
-            finish_rows(&self.conn, id, header, score, final_column)?;
+            if !keyed {
+                key_rows(&self.conn, id, header)?;
+            }
+            insert_score(&self.conn, id, header, score, final_column)?;
             self.conn.execute_batch("COMMIT")?;
             Ok(())
         })();
@@ -733,9 +741,9 @@ fn write_session(
     prepare::pieces_into(scanner, s, &mut pieces)?;
     let header = prepare::header(s);
     let score = s.score.as_ref().map(prepare::score);
-    let id = insert_placeholder(tx)?;
+    let id = insert_keyed(tx, &header)?;
     write_pieces(tx, id, &pieces)?;
-    finish_rows(tx, id, &header, score.as_ref(), final_column)?;
+    insert_score(tx, id, &header, score.as_ref(), final_column)?;
     Ok(id)
 }
 
@@ -818,19 +826,39 @@ fn write_pieces(tx: &Connection, id: i64, p: &Pieces) -> Result<(), Error> {
     Ok(())
 }
 
-/// Keys session `id` (the stored session of its key removed, its rows
-/// with it) and writes its score.
-fn finish_rows(
-    tx: &Connection,
-    id: i64,
-    s: &Header,
-    score: Option<&ScoreRow>,
-    final_column: bool,
-) -> Result<(), Error> {
+/// Removes the stored session of `s`'s key (its rows with it), but row
+/// `id`.
+fn delete_old(tx: &Connection, s: &Header, id: i64) -> Result<(), Error> {
     tx.prepare_cached(
         "DELETE FROM trajectories WHERE spec_id = ?1 AND agent = ?2 AND run_id = ?3 AND id <> ?4",
     )?
     .execute(params![s.spec_id, s.agent, s.run_id, id])?;
+    Ok(())
+}
+
+/// Inserts a session's row with its key, the stored session of that key
+/// removed first; its id.
+fn insert_keyed(tx: &Connection, s: &Header) -> Result<i64, Error> {
+    delete_old(tx, s, 0)?;
+    tx.prepare_cached(
+        "INSERT INTO trajectories (spec_id, stage, agent, run_id, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        s.spec_id,
+        s.stage,
+        s.agent,
+        s.run_id,
+        s.created_at,
+        s.updated_at
+    ])?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// Keys session `id`, written on a placeholder (the stored session of
+/// its key removed, its rows with it).
+fn key_rows(tx: &Connection, id: i64, s: &Header) -> Result<(), Error> {
+    delete_old(tx, s, id)?;
     tx.prepare_cached(
         "UPDATE trajectories SET spec_id = ?2, stage = ?3, agent = ?4, run_id = ?5,
          created_at = ?6, updated_at = ?7 WHERE id = ?1",
@@ -844,6 +872,17 @@ fn finish_rows(
         s.created_at,
         s.updated_at
     ])?;
+    Ok(())
+}
+
+/// Writes session `id`'s score, if any.
+fn insert_score(
+    tx: &Connection,
+    id: i64,
+    s: &Header,
+    score: Option<&ScoreRow>,
+    final_column: bool,
+) -> Result<(), Error> {
     if let Some(sc) = score {
         let sql = if final_column {
             "INSERT INTO scores (trajectory_id, r_prod, r_proact, r_pers, total, profile,

@@ -218,9 +218,10 @@ impl Store {
         each!(self, b => b.scanner())
     }
 
-    /// Begins a session's transaction: its placeholder row's id.
-    pub(crate) fn session_begin(&mut self) -> Result<i64, Error> {
-        each_mut!(self, b => b.session_begin())
+    /// Begins a session's transaction: its row's id (keyed with `key`,
+    /// the old session of that key removed, else a placeholder).
+    pub(crate) fn session_begin(&mut self, key: Option<&Header>) -> Result<i64, Error> {
+        each_mut!(self, b => b.session_begin(key))
     }
 
     /// Writes a batch of the session's rows.
@@ -228,16 +229,17 @@ impl Store {
         each_mut!(self, b => b.session_write(id, pieces))
     }
 
-    /// Writes the last rows, keys the session (its old rows removed),
-    /// writes its score and commits.
+    /// Writes the last rows, keys the session unless it began `keyed`
+    /// (its old rows removed), writes its score and commits.
     pub(crate) fn session_finish(
         &mut self,
         id: i64,
         pieces: &Pieces,
         header: &Header,
         score: Option<&ScoreRow>,
+        keyed: bool,
     ) -> Result<(), Error> {
-        each_mut!(self, b => b.session_finish(id, pieces, header, score))
+        each_mut!(self, b => b.session_finish(id, pieces, header, score, keyed))
     }
 
     /// Rolls the session's transaction back.

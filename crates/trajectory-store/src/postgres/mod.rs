@@ -3,12 +3,15 @@
 //! it), TLS by rustls as libpq's `sslmode` says, the whole connection
 //! (TCP, TLS, authentication) bounded by `connect_timeout`.
 //!
-//! A session is one transaction, written in pieces (`write.rs`): `BEGIN`
-//! and its placeholder row, one round trip; each batch of rows (up to
-//! 512 rows or 1 MiB of text), one round trip; then the last batch, the
-//! key's advisory lock, the old rows' delete, the key, the score and
-//! `COMMIT`, one round trip. A session of one batch (the most) takes two
-//! round trips, one of `n` rows about `2 + n / 512`. Connecting
+//! A session is one transaction, written in pieces (`write.rs`). One of
+//! at most 512 rows or 1 MiB of text (the most) takes two round trips, as
+//! a whole session always did: `BEGIN`, the key's advisory lock, the old
+//! rows' delete and its trajectory row, pipelined; then its rows (as
+//! arrays, one statement per table), score and `COMMIT`, pipelined. A
+//! larger one: `BEGIN` and a placeholder row, one round trip; each full
+//! batch, one round trip; then the last batch, the key's lock, the old
+//! rows' delete, the key, the score and `COMMIT`, one round trip: about
+//! `2 + n / 512` for `n` rows. Connecting
 //! (password, TLS, error mapping) is `connect.rs`. Migrations
 //! run under a transaction-scoped advisory lock, so hosts opening an old
 //! database at once migrate it once.
@@ -177,9 +180,9 @@ const KEY_LOCK: &str = "SELECT pg_advisory_xact_lock(hashtext('tact-ingest'), ha
 
 /// A step of a session's writing ([`Postgres::session_step`]).
 enum Step<'a> {
-    Begin,
+    Begin(Option<&'a Header>),
     Write(i64, &'a Pieces),
-    Finish(i64, &'a Pieces, &'a Header, Option<&'a ScoreRow>),
+    Finish(i64, &'a Pieces, &'a Header, Option<&'a ScoreRow>, bool),
 }
 
 /// The statements of an ingest, prepared once per connection.
@@ -188,6 +191,8 @@ struct Statements {
     delete: Statement,
     /// The placeholder trajectory row of a session begun.
     begin: Statement,
+    /// The trajectory row of a session begun with its key.
+    insert: Statement,
     /// The session keyed once finished.
     key: Statement,
     /// Turns with their questions and violations, one statement.
@@ -429,6 +434,7 @@ impl Postgres {
                 )
                 .await?,
                 begin: p(write::BEGIN, &[]).await?,
+                insert: p(write::INSERT, &[]).await?,
                 key: p(write::KEY, &[]).await?,
                 turns: p(write::TURNS, &[]).await?,
                 tool_calls: if with_calls {
@@ -510,9 +516,11 @@ impl Postgres {
         classify(&self.location, self.secret.as_deref(), e, false)
     }
 
-    /// `BEGIN` and the placeholder row, one round trip; its id.
-    pub(crate) fn session_begin(&mut self) -> Result<i64, Error> {
-        self.session_step(Step::Begin)
+    /// `BEGIN` and the session's row, keyed with `key` (after the key's
+    /// lock and the old session's delete) or a placeholder, one round
+    /// trip; its id.
+    pub(crate) fn session_begin(&mut self, key: Option<&Header>) -> Result<i64, Error> {
+        self.session_step(Step::Begin(key))
             .inspect_err(|_| self.session_rollback())
     }
 
@@ -521,16 +529,18 @@ impl Postgres {
         self.session_step(Step::Write(id, pieces)).map(drop)
     }
 
-    /// The last batch, the key's lock, the old session's delete, the key,
-    /// the score and `COMMIT`: one round trip.
+    /// The last batch, the key's lock, the old session's delete and the
+    /// key (unless it began `keyed`), the score and `COMMIT`: one round
+    /// trip.
     pub(crate) fn session_finish(
         &mut self,
         id: i64,
         pieces: &Pieces,
         header: &Header,
         score: Option<&ScoreRow>,
+        keyed: bool,
     ) -> Result<(), Error> {
-        self.session_step(Step::Finish(id, pieces, header, score))
+        self.session_step(Step::Finish(id, pieces, header, score, keyed))
             .map(drop)
     }
 
@@ -549,10 +559,10 @@ impl Postgres {
         let client = &self.client;
         let done = self.rt.block_on(async {
             match step {
-                Step::Begin => write::begin(client, st).await,
+                Step::Begin(key) => write::begin(client, st, key).await,
                 Step::Write(id, p) => write::pieces(client, st, id, p).await.map(|()| id),
-                Step::Finish(id, p, header, score) => {
-                    write::finish(client, st, id, p, header, score)
+                Step::Finish(id, p, header, score, keyed) => {
+                    write::finish(client, st, id, p, header, score, keyed)
                         .await
                         .map(|()| id)
                 }

@@ -1,8 +1,10 @@
 //! A session's writes on PostgreSQL, in pieces inside one transaction
-//! ([`crate::SessionWriter`]): `BEGIN` and the placeholder row; each batch
-//! of rows as arrays, one statement per table, pipelined; then the last
-//! batch, the key's advisory lock, the old session's delete, the key,
-//! the score and `COMMIT`, pipelined. On an error the caller rolls back
+//! ([`crate::SessionWriter`]): `BEGIN` and the session's row (its key
+//! known: after the key's advisory lock and the old session's delete;
+//! else a placeholder); each batch of rows as arrays, one statement per
+//! table, pipelined; then the last batch, the key's lock, the old
+//! session's delete and the key (on a placeholder), the score and
+//! `COMMIT`, pipelined. On an error the caller rolls back
 //! (the server does too when the connection drops).
 
 use tokio_postgres::Client;
@@ -19,6 +21,11 @@ pub(super) const BEGIN: &str =
     "INSERT INTO trajectories (spec_id, stage, agent, run_id, created_at, updated_at)
      VALUES (chr(26), NULL, chr(26), chr(26) || 'pending-' || pg_backend_pid(), 0, 0)
      RETURNING id";
+
+/// The trajectory row of a session begun with its key.
+pub(super) const INSERT: &str =
+    "INSERT INTO trajectories (spec_id, stage, agent, run_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id";
 
 /// The key, stage and times given to the session once finished.
 pub(super) const KEY: &str = "UPDATE trajectories SET spec_id = $2, stage = $3, agent = $4,
@@ -44,11 +51,36 @@ pub(super) const TURNS: &str = "WITH t AS (
           WITH ORDINALITY AS u(a, b, c, d, e, f, g, n) JOIN t ON t.number = u.a
      ORDER BY u.n";
 
-/// `BEGIN` and the placeholder row (one round trip); its id.
-pub(super) async fn begin(client: &Client, st: &Statements) -> Result<i64, tokio_postgres::Error> {
-    let (_, row) = tokio::try_join!(
+/// `BEGIN` and the session's row (one round trip): keyed with `key`
+/// after the key's lock and the old session's delete, else the
+/// placeholder; its id.
+pub(super) async fn begin(
+    client: &Client,
+    st: &Statements,
+    key: Option<&Header>,
+) -> Result<i64, tokio_postgres::Error> {
+    let Some(s) = key else {
+        let (_, row) = tokio::try_join!(
+            client.batch_execute("BEGIN"),
+            client.query_one(&st.begin, &[])
+        )?;
+        return Ok(row.get(0));
+    };
+    let key: [&(dyn ToSql + Sync); 3] = [&s.spec_id, &s.agent, &s.run_id];
+    let old: [&(dyn ToSql + Sync); 4] = [&s.spec_id, &s.agent, &s.run_id, &0i64];
+    let row: [&(dyn ToSql + Sync); 6] = [
+        &s.spec_id,
+        &s.stage,
+        &s.agent,
+        &s.run_id,
+        &s.created_at,
+        &s.updated_at,
+    ];
+    let (_, _, _, row) = tokio::try_join!(
         client.batch_execute("BEGIN"),
-        client.query_one(&st.begin, &[])
+        client.execute(&st.lock, &key),
+        client.execute(&st.delete, &old),
+        client.query_one(&st.insert, &row)
     )?;
     Ok(row.get(0))
 }
@@ -164,7 +196,8 @@ pub(super) async fn pieces(
 }
 
 /// The last batch, the key's lock, the old session's delete (all its
-/// rows), the key, the score and `COMMIT`, pipelined: one round trip.
+/// rows) and the key (unless the session began `keyed`), the score and
+/// `COMMIT`, pipelined: one round trip.
 pub(super) async fn finish(
     client: &Client,
     st: &Statements,
@@ -172,10 +205,11 @@ pub(super) async fn finish(
     p: &Pieces,
     s: &Header,
     score: Option<&ScoreRow>,
+    keyed: bool,
 ) -> Result<(), tokio_postgres::Error> {
     let key: [&(dyn ToSql + Sync); 3] = [&s.spec_id, &s.agent, &s.run_id];
     let old: [&(dyn ToSql + Sync); 4] = [&s.spec_id, &s.agent, &s.run_id, &id];
-    let keyed: [&(dyn ToSql + Sync); 7] = [
+    let row: [&(dyn ToSql + Sync); 7] = [
         &id,
         &s.spec_id,
         &s.stage,
@@ -204,11 +238,20 @@ pub(super) async fn finish(
         let bound = if st.final_column { 10 } else { 9 };
         client.execute(&st.score, &values[..bound]).await
     };
+    // A session written on a placeholder is keyed now.
+    let rekey = async {
+        if !keyed {
+            tokio::try_join!(
+                client.execute(&st.lock, &key),
+                client.execute(&st.delete, &old),
+                client.execute(&st.key, &row)
+            )?;
+        }
+        Ok(())
+    };
     tokio::try_join!(
         pieces(client, st, id, p),
-        client.execute(&st.lock, &key),
-        client.execute(&st.delete, &old),
-        client.execute(&st.key, &keyed),
+        rekey,
         score,
         client.batch_execute("COMMIT")
     )?;
