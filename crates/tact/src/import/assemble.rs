@@ -223,11 +223,9 @@ impl Assembler {
                 self.unemitted.push(index);
             }
             // No id: no result will come; it is complete now.
-            None => {
-                self.emit_call(index);
-                self.stream_events();
-            }
+            None => self.emit_call(index),
         }
+        self.stream_events();
     }
 
     /// An action the host took on the agent's message (Aider applying an
