@@ -593,8 +593,9 @@ pub fn import_reader_replayed(
 
 /// As [`import_reader_replayed`] on the file at `path` (a regular file,
 /// opened by the caller as `reader`): a SWE-agent trajectory's task is
-/// read ahead of its steps ([`task_ahead`]), so its one turn is replayed
-/// as its steps are read rather than held to its end.
+/// read ahead of its steps (a first pass that parses only its `history`),
+/// so its one turn is replayed as its steps are read rather than held to
+/// its end.
 pub fn import_file_replayed(
     format: Format,
     path: &Path,
