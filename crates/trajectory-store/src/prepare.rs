@@ -103,6 +103,17 @@ pub(crate) struct Pieces {
     bytes: usize,
 }
 
+/// How a session is finished: its row `id`, its last rows, its key and
+/// score; `keyed` when its row was written with its key (a session of one
+/// batch), else it is keyed now.
+pub(crate) struct Finish<'a> {
+    pub(crate) id: i64,
+    pub(crate) pieces: &'a Pieces,
+    pub(crate) header: &'a Header,
+    pub(crate) score: Option<&'a ScoreRow>,
+    pub(crate) keyed: bool,
+}
+
 /// Rows held before a batch is written.
 pub(crate) const FLUSH_ROWS: usize = 512;
 /// Bytes of text held before a batch is written.

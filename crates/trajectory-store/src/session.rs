@@ -22,7 +22,7 @@ use tact_secrets::CredentialScanner;
 
 use crate::Error;
 use crate::model::{GuidanceFireRecord, SessionRecord, ToolCallRecord, TurnRecord};
-use crate::prepare::{self, Pieces};
+use crate::prepare::{self, Finish, Pieces};
 use crate::store::Store;
 
 /// A session being written in pieces into a [`Store`] (borrowed, or
@@ -154,13 +154,13 @@ impl<S: BorrowMut<Store>> SessionWriter<S> {
                 (id, true)
             }
         };
-        backend(&mut self.store)?.session_finish(
+        backend(&mut self.store)?.session_finish(&Finish {
             id,
-            &self.pending.0,
-            &header,
-            score.as_ref(),
+            pieces: &self.pending.0,
+            header: &header,
+            score: score.as_ref(),
             keyed,
-        )?;
+        })?;
         self.id = None;
         self.pending.0 = Pieces::default();
         Ok(id)

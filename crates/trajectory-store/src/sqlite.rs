@@ -13,7 +13,7 @@ use crate::model::{
     EffortDistribution, GuidanceFireRecord, QuestionRecord, ScorePoint, ScoreRecord, SessionRecord,
     Severity, StoredTrajectory, ToolCallRecord, TurnRecord, ViolationRecord,
 };
-use crate::prepare::{self, Header, Pieces, ScoreRow};
+use crate::prepare::{self, Finish, Header, Pieces, ScoreRow};
 use crate::schema::{SCHEMA_VERSION, migrate_to, version};
 use crate::store::{BoardRow, COUNTS_BY_SESSION};
 use crate::{Error, RowCounts, SessionKey};
@@ -192,14 +192,14 @@ impl Sqlite {
 
     /// Writes the last batch, keys the session unless it began `keyed`
     /// (the old session of its key removed), writes its score and commits.
-    pub(crate) fn session_finish(
-        &mut self,
-        id: i64,
-        pieces: &Pieces,
-        header: &Header,
-        score: Option<&ScoreRow>,
-        keyed: bool,
-    ) -> Result<(), Error> {
+    pub(crate) fn session_finish(&mut self, finish: &Finish<'_>) -> Result<(), Error> {
+        let Finish {
+            id,
+            pieces,
+            header,
+            score,
+            keyed,
+        } = *finish;
         let done = (|| {
             let final_column = has_final_column(&self.conn)?;
             write_pieces(&self.conn, id, pieces)?;
@@ -844,34 +844,33 @@ fn insert_keyed(tx: &Connection, s: &Header) -> Result<i64, Error> {
         "INSERT INTO trajectories (spec_id, stage, agent, run_id, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
-    .execute(params![
-        s.spec_id,
-        s.stage,
-        s.agent,
-        s.run_id,
-        s.created_at,
-        s.updated_at
-    ])?;
+    .execute(header_values(s))?;
     Ok(tx.last_insert_rowid())
+}
+
+/// A session's row's values: key, stage, times (`?1` to `?6`).
+fn header_values(s: &Header) -> [&dyn rusqlite::ToSql; 6] {
+    [
+        &s.spec_id,
+        &s.stage,
+        &s.agent,
+        &s.run_id,
+        &s.created_at,
+        &s.updated_at,
+    ]
 }
 
 /// Keys session `id`, written on a placeholder (the stored session of
 /// its key removed, its rows with it).
 fn key_rows(tx: &Connection, id: i64, s: &Header) -> Result<(), Error> {
     delete_old(tx, s, id)?;
+    let mut values = header_values(s).to_vec();
+    values.push(&id);
     tx.prepare_cached(
-        "UPDATE trajectories SET spec_id = ?2, stage = ?3, agent = ?4, run_id = ?5,
-         created_at = ?6, updated_at = ?7 WHERE id = ?1",
+        "UPDATE trajectories SET spec_id = ?1, stage = ?2, agent = ?3, run_id = ?4,
+         created_at = ?5, updated_at = ?6 WHERE id = ?7",
     )?
-    .execute(params![
-        id,
-        s.spec_id,
-        s.stage,
-        s.agent,
-        s.run_id,
-        s.created_at,
-        s.updated_at
-    ])?;
+    .execute(values.as_slice())?;
     Ok(())
 }
 

@@ -17,7 +17,7 @@ use crate::model::{
 };
 #[cfg(feature = "postgres")]
 use crate::postgres::Postgres;
-use crate::prepare::{Header, Pieces, ScoreRow, clean};
+use crate::prepare::{Finish, Header, Pieces, clean};
 use crate::session::SessionWriter;
 use crate::sqlite::Sqlite;
 
@@ -231,15 +231,8 @@ impl Store {
 
     /// Writes the last rows, keys the session unless it began `keyed`
     /// (its old rows removed), writes its score and commits.
-    pub(crate) fn session_finish(
-        &mut self,
-        id: i64,
-        pieces: &Pieces,
-        header: &Header,
-        score: Option<&ScoreRow>,
-        keyed: bool,
-    ) -> Result<(), Error> {
-        each_mut!(self, b => b.session_finish(id, pieces, header, score, keyed))
+    pub(crate) fn session_finish(&mut self, finish: &Finish<'_>) -> Result<(), Error> {
+        each_mut!(self, b => b.session_finish(finish))
     }
 
     /// Rolls the session's transaction back.

@@ -32,7 +32,7 @@ use crate::model::{
     SessionKey, SessionRecord, Severity, StoredTrajectory, ToolCallRecord, TurnRecord,
     ViolationRecord,
 };
-use crate::prepare::{Header, Pieces, ScoreRow};
+use crate::prepare::{Finish, Header, Pieces};
 use crate::schema::SCHEMA_VERSION;
 use crate::store::{BoardRow, COUNTS_BY_SESSION};
 
@@ -182,7 +182,7 @@ const KEY_LOCK: &str = "SELECT pg_advisory_xact_lock(hashtext('tact-ingest'), ha
 enum Step<'a> {
     Begin(Option<&'a Header>),
     Write(i64, &'a Pieces),
-    Finish(i64, &'a Pieces, &'a Header, Option<&'a ScoreRow>, bool),
+    Finish(&'a Finish<'a>),
 }
 
 /// The statements of an ingest, prepared once per connection.
@@ -532,22 +532,16 @@ impl Postgres {
     /// The last batch, the key's lock, the old session's delete and the
     /// key (unless it began `keyed`), the score and `COMMIT`: one round
     /// trip.
-    pub(crate) fn session_finish(
-        &mut self,
-        id: i64,
-        pieces: &Pieces,
-        header: &Header,
-        score: Option<&ScoreRow>,
-        keyed: bool,
-    ) -> Result<(), Error> {
-        self.session_step(Step::Finish(id, pieces, header, score, keyed))
-            .map(drop)
+    pub(crate) fn session_finish(&mut self, finish: &Finish<'_>) -> Result<(), Error> {
+        self.session_step(Step::Finish(finish)).map(drop)
     }
 
     /// One step of a session's writing, one round trip; the session's id.
     fn session_step(&mut self, step: Step<'_>) -> Result<i64, Error> {
-        if let Step::Write(_, p) | Step::Finish(_, p, ..) = &step {
-            self.check_pieces(p)?;
+        match &step {
+            Step::Write(_, p) => self.check_pieces(p)?,
+            Step::Finish(f) => self.check_pieces(f.pieces)?,
+            Step::Begin(_) => {}
         }
         self.statements()?;
         let Some(st) = &self.statements else {
@@ -561,11 +555,7 @@ impl Postgres {
             match step {
                 Step::Begin(key) => write::begin(client, st, key).await,
                 Step::Write(id, p) => write::pieces(client, st, id, p).await.map(|()| id),
-                Step::Finish(id, p, header, score, keyed) => {
-                    write::finish(client, st, id, p, header, score, keyed)
-                        .await
-                        .map(|()| id)
-                }
+                Step::Finish(f) => write::finish(client, st, f).await.map(|()| f.id),
             }
         });
         done.map_err(|e| self.classify(&e))

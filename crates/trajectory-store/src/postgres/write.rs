@@ -11,7 +11,7 @@ use tokio_postgres::Client;
 use tokio_postgres::types::ToSql;
 
 use super::Statements;
-use crate::prepare::{Header, Pieces, ScoreRow};
+use crate::prepare::{Finish, Header, Pieces};
 
 /// The placeholder row of a session begun: a key no session is written
 /// with (U+001A, which stands for NUL in stored text), unique per
@@ -28,8 +28,8 @@ pub(super) const INSERT: &str =
      VALUES ($1, $2, $3, $4, $5, $6) RETURNING id";
 
 /// The key, stage and times given to the session once finished.
-pub(super) const KEY: &str = "UPDATE trajectories SET spec_id = $2, stage = $3, agent = $4,
-     run_id = $5, created_at = $6, updated_at = $7 WHERE id = $1";
+pub(super) const KEY: &str = "UPDATE trajectories SET spec_id = $1, stage = $2, agent = $3,
+     run_id = $4, created_at = $5, updated_at = $6 WHERE id = $7";
 
 /// A batch's turns with their questions and violations, which find their
 /// turn's id by its number.
@@ -51,6 +51,18 @@ pub(super) const TURNS: &str = "WITH t AS (
           WITH ORDINALITY AS u(a, b, c, d, e, f, g, n) JOIN t ON t.number = u.a
      ORDER BY u.n";
 
+/// A session's row's values: key, stage, times (`$1` to `$6`).
+fn header_values(s: &Header) -> [&(dyn ToSql + Sync); 6] {
+    [
+        &s.spec_id,
+        &s.stage,
+        &s.agent,
+        &s.run_id,
+        &s.created_at,
+        &s.updated_at,
+    ]
+}
+
 /// `BEGIN` and the session's row (one round trip): keyed with `key`
 /// after the key's lock and the old session's delete, else the
 /// placeholder; its id.
@@ -68,14 +80,7 @@ pub(super) async fn begin(
     };
     let key: [&(dyn ToSql + Sync); 3] = [&s.spec_id, &s.agent, &s.run_id];
     let old: [&(dyn ToSql + Sync); 4] = [&s.spec_id, &s.agent, &s.run_id, &0i64];
-    let row: [&(dyn ToSql + Sync); 6] = [
-        &s.spec_id,
-        &s.stage,
-        &s.agent,
-        &s.run_id,
-        &s.created_at,
-        &s.updated_at,
-    ];
+    let row = header_values(s);
     let (_, _, _, row) = tokio::try_join!(
         client.batch_execute("BEGIN"),
         client.execute(&st.lock, &key),
@@ -201,23 +206,19 @@ pub(super) async fn pieces(
 pub(super) async fn finish(
     client: &Client,
     st: &Statements,
-    id: i64,
-    p: &Pieces,
-    s: &Header,
-    score: Option<&ScoreRow>,
-    keyed: bool,
+    f: &Finish<'_>,
 ) -> Result<(), tokio_postgres::Error> {
+    let Finish {
+        id,
+        pieces: p,
+        header: s,
+        score,
+        keyed,
+    } = *f;
     let key: [&(dyn ToSql + Sync); 3] = [&s.spec_id, &s.agent, &s.run_id];
     let old: [&(dyn ToSql + Sync); 4] = [&s.spec_id, &s.agent, &s.run_id, &id];
-    let row: [&(dyn ToSql + Sync); 7] = [
-        &id,
-        &s.spec_id,
-        &s.stage,
-        &s.agent,
-        &s.run_id,
-        &s.created_at,
-        &s.updated_at,
-    ];
+    let mut row = header_values(s).to_vec();
+    row.push(&id);
     let score = async {
         let Some(sc) = score else {
             return Ok(0);
