@@ -13,7 +13,10 @@
 //! rows hang on a placeholder trajectory row (key `(U+001A, U+001A,
 //! U+001A pending)`, on PostgreSQL with the connection's process id) until
 //! `finish` gives it its key, after the key's lock and the old session's
-//! delete.
+//! delete. On SQLite such a session holds the database's write lock from
+//! its first batch to its finish (other writers wait, up to
+//! [`BUSY_TIMEOUT`](crate::BUSY_TIMEOUT)); on PostgreSQL writers of other
+//! keys never wait on it.
 //! [`Store::ingest`](crate::Store::ingest) is `finish` on a fresh writer.
 
 use std::borrow::BorrowMut;
