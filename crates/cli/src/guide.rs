@@ -3,7 +3,8 @@
 //! (`tact guide --follow`, events as JSONL on stdin, nudges printed the
 //! moment they fire, with cooldowns applied). An agent's own log (every
 //! format `tact::import` reads; detected by content, or `--format`) is
-//! replayed event by event through [`Guide::replay`], as `tact run` replays
+//! replayed event by event through [`Guide::replay`] as it is read (one
+//! turn in memory at a time), as `tact run` replays
 //! it: whole (`tact guide FILE`: every nudge and where it fired) or live
 //! (`--follow FILE` reads it as the agent appends to it, `tail -f` style).
 //! tact's own labelled trajectories keep their verdicts at the end.
@@ -82,13 +83,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
     if path.as_os_str() == "-" {
         if let Some(format) = args.format {
             // Streamed, as a file is.
-            let log = tact::import::import_reader(
-                format,
-                stdin,
-                "stdin",
-                tact::import::MAX_RECORD_BYTES,
-            )?;
-            return guide_imported("stdin", log, format, log_mode, args.json, out);
+            return guide_log_reader("stdin", stdin, None, format, log_mode, args.json, out);
         }
         let limit = tact_core::input::MAX_TEXT_BYTES;
         let bytes = tact_core::input::read_bounded(&mut stdin, "stdin", limit)?;
@@ -119,13 +114,16 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         }
         Some(format) => {
             let file = tact_core::input::open(path)?;
-            let log = tact::import::import_reader(
-                format,
-                std::io::BufReader::with_capacity(1 << 16, file),
+            let reader = std::io::BufReader::with_capacity(1 << 16, file);
+            return guide_log_reader(
                 &source,
-                tact::import::MAX_RECORD_BYTES,
-            )?;
-            return guide_imported(&source, log, format, log_mode, args.json, out);
+                reader,
+                Some(path),
+                format,
+                log_mode,
+                args.json,
+                out,
+            );
         }
         None => {}
     }
@@ -174,20 +172,76 @@ pub fn run_guide_log(
     json: bool,
     out: &mut impl Write,
 ) -> Result<()> {
-    let log = tact::import::import_text(format, text, source)?;
-    guide_imported(source, log, format, mode, json, out)
+    guide_log_reader(source, text.as_bytes(), None, format, mode, json, out)
 }
 
-/// `tact guide` on an imported log: its events replayed through a
-/// [`Guide`] as a host saw them happen ([`Guide::replay`], what `tact run`
-/// and `--follow` do), each nudge reported with where it fired, then how
-/// often each classifier fired (records the import skipped are warned of
-/// on stderr).
-fn guide_imported(
+/// `tact guide FILE` on an agent's log read from `reader` (the file at
+/// `path`, if it is one): each turn replayed as the import ends it, then
+/// dropped (one turn in memory at a time, as `tact run` reads a log),
+/// then the report.
+fn guide_log_reader(
+    source: &str,
+    reader: impl std::io::BufRead,
+    path: Option<&std::path::Path>,
+    format: tact::import::Format,
+    mode: Mode,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    let replay = std::rc::Rc::new(std::cell::RefCell::new(LogReplay::new(mode)));
+    let fed = std::rc::Rc::clone(&replay);
+    let on_event = move |event: Event| fed.borrow_mut().event(&event);
+    let max = tact::import::MAX_RECORD_BYTES;
+    let log = match path {
+        Some(path) => {
+            tact::import::import_file_replayed(format, path, reader, source, max, on_event)?
+        }
+        None => tact::import::import_reader_replayed(format, reader, source, max, on_event)?,
+    };
+    let replay = replay.replace(LogReplay::new(mode));
+    write_log_replay(source, log, format, replay, json, out)
+}
+
+/// A log's events replayed through a [`Guide`]: the nudges (one bounded
+/// line each) and how often each classifier fired.
+struct LogReplay {
+    guide: Guide,
+    mode: Mode,
+    events: usize,
+    nudges: Vec<NudgeLine>,
+    fires: BTreeMap<String, usize>,
+}
+
+impl LogReplay {
+    fn new(mode: Mode) -> Self {
+        LogReplay {
+            guide: Guide::new(mode),
+            mode,
+            events: 0,
+            nudges: Vec::new(),
+            fires: tact_guidance::default_providers()
+                .iter()
+                .map(|p| (p.classifier.name().to_owned(), 0))
+                .collect(),
+        }
+    }
+
+    fn event(&mut self, event: &Event) {
+        for n in self.guide.replay(event) {
+            *self.fires.entry(n.classifier.clone()).or_insert(0) += 1;
+            self.nudges.push(NudgeLine::from(&n));
+        }
+        self.events += 1;
+    }
+}
+
+/// Writes a replayed log's report (records the import skipped are warned
+/// of on stderr).
+fn write_log_replay(
     source: &str,
     mut log: tact::import::ImportedLog,
     format: tact::import::Format,
-    mode: Mode,
+    replay: LogReplay,
     json: bool,
     out: &mut impl Write,
 ) -> Result<()> {
@@ -199,28 +253,15 @@ fn guide_imported(
         .session_id
         .clone()
         .or_else(|| log.meta.task.clone());
-    let turns = log.turns.len();
-    let mut guide = Guide::new(mode);
-    let fires = tact_guidance::default_providers()
-        .iter()
-        .map(|p| (p.classifier.name().to_owned(), 0))
-        .collect();
-    let mut r = LogReport {
+    let r = LogReport {
         source: format!("{source} ({format})"),
         id,
-        mode,
-        turns,
-        events: 0,
-        nudges: Vec::new(),
-        fires,
+        mode: replay.mode,
+        turns: log.turns.len(),
+        events: replay.events,
+        nudges: replay.nudges,
+        fires: replay.fires,
     };
-    for event in log.into_events() {
-        for n in guide.replay(&event) {
-            *r.fires.entry(n.classifier.clone()).or_insert(0) += 1;
-            r.nudges.push(NudgeLine::from(&n));
-        }
-        r.events += 1;
-    }
     let mut buf = Vec::new();
     if json {
         serde_json::to_writer(&mut buf, &r)?;

@@ -153,6 +153,10 @@ pub enum Error {
     /// Credentials could not be redacted, so nothing was written.
     #[error("cannot redact credentials: {0}")]
     Redaction(String),
+    /// A session written in pieces was used wrongly (finished twice) or
+    /// an earlier piece of it failed; nothing of it is written.
+    #[error("session not written: {0}")]
+    Session(String),
     /// Any other SQLite failure.
     #[error(transparent)]
     Sqlite(#[from] rusqlite::Error),

@@ -39,6 +39,9 @@
 //! # Guarantees (both backends)
 //!
 //! - One transaction per ingested session: a failure leaves nothing of it.
+//!   A session may be written in pieces ([`Store::session`], a
+//!   [`SessionWriter`]) inside that transaction, so a writer holds one
+//!   batch of rows, not the session.
 //! - Idempotent ingest: a session is stored under its key (`spec_id`,
 //!   `agent`, `run_id`); one sent again replaces the stored one.
 //! - Versioned migrations run once under a lock; a newer schema is refused.
@@ -69,6 +72,7 @@ mod model;
 mod postgres;
 mod prepare;
 mod schema;
+mod session;
 mod sqlite;
 mod store;
 
@@ -85,5 +89,6 @@ pub use model::{
 #[cfg(feature = "postgres")]
 pub use postgres::DEFAULT_CONNECT_TIMEOUT;
 pub use schema::SCHEMA_VERSION;
+pub use session::SessionWriter;
 pub use sqlite::BUSY_TIMEOUT;
 pub use store::Store;

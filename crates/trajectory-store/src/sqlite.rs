@@ -13,7 +13,7 @@ use crate::model::{
     EffortDistribution, GuidanceFireRecord, QuestionRecord, ScorePoint, ScoreRecord, SessionRecord,
     Severity, StoredTrajectory, ToolCallRecord, TurnRecord, ViolationRecord,
 };
-use crate::prepare;
+use crate::prepare::{self, Finish, Header, Pieces, ScoreRow};
 use crate::schema::{SCHEMA_VERSION, migrate_to, version};
 use crate::store::{BoardRow, COUNTS_BY_SESSION};
 use crate::{Error, RowCounts, SessionKey};
@@ -164,25 +164,62 @@ impl Sqlite {
         }
     }
 
-    /// Stores one session in one transaction and returns its trajectory id.
-    /// A session with the same (spec, agent, run) is replaced. Credentials
-    /// in tool params and free text are redacted first; if anything fails,
-    /// nothing of the session is written.
-    pub(crate) fn ingest(&mut self, session: &SessionRecord) -> Result<i64, Error> {
-        let _span =
-            tracing::debug_span!("store.ingest", spec = %session.spec_id, agent = %session.agent)
-                .entered();
-        let scanner = self.scanner.clone();
-        let result = (|| {
-            let final_column = has_final_column(&self.conn)?;
-            let tx = self
-                .conn
-                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let id = write_session(&tx, &scanner, session, final_column)?;
-            tx.commit()?;
-            Ok(id)
+    pub(crate) fn scanner(&self) -> &CredentialScanner {
+        &self.scanner
+    }
+
+    /// Begins a session's transaction (`BEGIN IMMEDIATE`: the write lock
+    /// from now to its commit) with its row, keyed with `key` (the stored
+    /// session of that key removed) or a placeholder; its id.
+    pub(crate) fn session_begin(&mut self, key: Option<&Header>) -> Result<i64, Error> {
+        let begun = (|| {
+            self.conn.execute_batch("BEGIN IMMEDIATE")?;
+            match key {
+                Some(header) => insert_keyed(&self.conn, header),
+                None => insert_placeholder(&self.conn),
+            }
         })();
-        result.map_err(|e| self.ingest_error(session, e))
+        begun.map_err(|e| {
+            self.session_rollback();
+            self.map_write(e)
+        })
+    }
+
+    /// Writes a batch of the open session's rows.
+    pub(crate) fn session_write(&mut self, id: i64, pieces: &Pieces) -> Result<(), Error> {
+        write_pieces(&self.conn, id, pieces).map_err(|e| self.map_write(e))
+    }
+
+    /// Writes the last batch, keys the session unless it began `keyed`
+    /// (the old session of its key removed), writes its score and commits.
+    pub(crate) fn session_finish(&mut self, finish: &Finish<'_>) -> Result<(), Error> {
+        let Finish {
+            id,
+            pieces,
+            header,
+            score,
+            keyed,
+        } = *finish;
+        let done = (|| {
+            let final_column = has_final_column(&self.conn)?;
+            write_pieces(&self.conn, id, pieces)?;
+            if !keyed {
+                key_rows(&self.conn, id, header)?;
+            }
+            insert_score(&self.conn, id, header, score, final_column)?;
+            self.conn.execute_batch("COMMIT")?;
+            Ok(())
+        })();
+        done.map_err(|e| self.map_write(e))
+    }
+
+    /// Rolls back the open transaction, if any.
+    pub(crate) fn session_rollback(&mut self) {
+        if !self.conn.is_autocommit() {
+            if let Err(e) = self.conn.execute_batch("ROLLBACK") {
+                tracing::debug!(error = %e, "rollback failed");
+            }
+        }
     }
 
     fn ingest_error(&self, session: &SessionRecord, e: Error) -> Error {
@@ -678,6 +715,20 @@ fn has_final_column(conn: &Connection) -> Result<bool, Error> {
     Ok(version(conn)? >= 3)
 }
 
+/// The placeholder key's run id: a session's rows hang on it until it is
+/// finished (SQLite writers take turns: one placeholder at a time).
+const PLACEHOLDER: &str = "\u{1A}pending";
+
+/// Inserts an open session's placeholder trajectory row; its id.
+fn insert_placeholder(conn: &Connection) -> Result<i64, Error> {
+    conn.prepare_cached(
+        "INSERT INTO trajectories (spec_id, stage, agent, run_id, created_at, updated_at)
+         VALUES (?1, NULL, ?1, ?2, 0, 0)",
+    )?
+    .execute(params!["\u{1A}", PLACEHOLDER])?;
+    Ok(conn.last_insert_rowid())
+}
+
 /// Writes one session inside an open transaction (or savepoint);
 /// `final_column` says whether the scores table has `final_score`.
 fn write_session(
@@ -686,25 +737,20 @@ fn write_session(
     s: &SessionRecord,
     final_column: bool,
 ) -> Result<i64, Error> {
-    let s = prepare::rows(scanner, s)?;
-    tx.prepare_cached(
-        "DELETE FROM trajectories WHERE spec_id = ?1 AND agent = ?2 AND run_id = ?3",
-    )?
-    .execute(params![s.spec_id, s.agent, s.run_id])?;
-    tx.prepare_cached(
-        "INSERT INTO trajectories (spec_id, stage, agent, run_id, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
-        s.spec_id,
-        s.stage,
-        s.agent,
-        s.run_id,
-        s.created_at,
-        s.updated_at
-    ])?;
-    let id = tx.last_insert_rowid();
-    {
+    let mut pieces = Pieces::default();
+    prepare::pieces_into(scanner, s, &mut pieces)?;
+    let header = prepare::header(s);
+    let score = s.score.as_ref().map(prepare::score);
+    let id = insert_keyed(tx, &header)?;
+    write_pieces(tx, id, &pieces)?;
+    insert_score(tx, id, &header, score.as_ref(), final_column)?;
+    Ok(id)
+}
+
+/// Writes a batch of session `id`'s rows: turns with their questions and
+/// violations, tool calls, guidance fires.
+fn write_pieces(tx: &Connection, id: i64, p: &Pieces) -> Result<(), Error> {
+    if !p.turns.is_empty() {
         let mut turn_stmt = tx.prepare_cached(
             "INSERT INTO turns (trajectory_id, number, timestamp, prompt, response, token_count, latency_ms)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -716,7 +762,7 @@ fn write_session(
             "INSERT INTO violations (turn_id, preference, expected, actual, severity, span_start, span_end)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )?;
-        for t in &s.turns {
+        for t in &p.turns {
             turn_stmt.execute(params![
                 id,
                 t.number,
@@ -745,12 +791,12 @@ fn write_session(
     }
     // Statements for tables a version-1 database lacks are prepared only
     // when there is something to write.
-    if !s.tool_calls.is_empty() {
+    if !p.tool_calls.is_empty() {
         let mut c_stmt = tx.prepare_cached(
             "INSERT INTO tool_calls (trajectory_id, position, step, name, params, ok, output_chars)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )?;
-        for c in &s.tool_calls {
+        for c in &p.tool_calls {
             c_stmt.execute(params![
                 id,
                 c.position,
@@ -762,12 +808,12 @@ fn write_session(
             ])?;
         }
     }
-    if !s.guidance.is_empty() {
+    if !p.guidance.is_empty() {
         let mut g_stmt = tx.prepare_cached(
             "INSERT INTO guidance_fires (trajectory_id, position, classifier, confidence, reason)
              VALUES (?1, ?2, ?3, ?4, ?5)",
         )?;
-        for g in &s.guidance {
+        for g in &p.guidance {
             g_stmt.execute(params![
                 id,
                 g.position,
@@ -777,7 +823,66 @@ fn write_session(
             ])?;
         }
     }
-    if let Some(sc) = &s.score {
+    Ok(())
+}
+
+/// Removes the stored session of `s`'s key (its rows with it), but row
+/// `id`.
+fn delete_old(tx: &Connection, s: &Header, id: i64) -> Result<(), Error> {
+    tx.prepare_cached(
+        "DELETE FROM trajectories WHERE spec_id = ?1 AND agent = ?2 AND run_id = ?3 AND id <> ?4",
+    )?
+    .execute(params![s.spec_id, s.agent, s.run_id, id])?;
+    Ok(())
+}
+
+/// Inserts a session's row with its key, the stored session of that key
+/// removed first; its id.
+fn insert_keyed(tx: &Connection, s: &Header) -> Result<i64, Error> {
+    delete_old(tx, s, 0)?;
+    tx.prepare_cached(
+        "INSERT INTO trajectories (spec_id, stage, agent, run_id, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(header_values(s))?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// A session's row's values: key, stage, times (`?1` to `?6`).
+fn header_values(s: &Header) -> [&dyn rusqlite::ToSql; 6] {
+    [
+        &s.spec_id,
+        &s.stage,
+        &s.agent,
+        &s.run_id,
+        &s.created_at,
+        &s.updated_at,
+    ]
+}
+
+/// Keys session `id`, written on a placeholder (the stored session of
+/// its key removed, its rows with it).
+fn key_rows(tx: &Connection, id: i64, s: &Header) -> Result<(), Error> {
+    delete_old(tx, s, id)?;
+    let mut values = header_values(s).to_vec();
+    values.push(&id);
+    tx.prepare_cached(
+        "UPDATE trajectories SET spec_id = ?1, stage = ?2, agent = ?3, run_id = ?4,
+         created_at = ?5, updated_at = ?6 WHERE id = ?7",
+    )?
+    .execute(values.as_slice())?;
+    Ok(())
+}
+
+/// Writes session `id`'s score, if any.
+fn insert_score(
+    tx: &Connection,
+    id: i64,
+    s: &Header,
+    score: Option<&ScoreRow>,
+    final_column: bool,
+) -> Result<(), Error> {
+    if let Some(sc) = score {
         let sql = if final_column {
             "INSERT INTO scores (trajectory_id, r_prod, r_proact, r_pers, total, profile,
              technical_weight, interaction_weight, created_at, final_score)
@@ -802,5 +907,5 @@ fn write_session(
         let bound = if final_column { 10 } else { 9 };
         tx.prepare_cached(sql)?.execute(&values[..bound])?;
     }
-    Ok(id)
+    Ok(())
 }

@@ -7,6 +7,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use tact_secrets::CredentialScanner;
+
 use crate::Error;
 use crate::location::Location;
 use crate::model::{
@@ -15,7 +17,8 @@ use crate::model::{
 };
 #[cfg(feature = "postgres")]
 use crate::postgres::Postgres;
-use crate::prepare::clean;
+use crate::prepare::{Finish, Header, Pieces, clean};
+use crate::session::SessionWriter;
 use crate::sqlite::Sqlite;
 
 /// The rows each session owns, per table (same SQL on both backends).
@@ -193,19 +196,59 @@ impl Store {
     /// key of a stored one replaces it, so sending a session again (a
     /// retry, the same log imported on two hosts) stores it once.
     /// Credentials in tool params and free text are redacted first; if
-    /// anything fails, nothing of the session is written.
+    /// anything fails, nothing of the session is written. (A
+    /// [`SessionWriter`] finished with the whole session: see
+    /// [`session`](Self::session) to write one in pieces.)
     pub fn ingest(&mut self, session: &SessionRecord) -> Result<i64, Error> {
         let _span =
             tracing::debug_span!("store.ingest", spec = %session.spec_id, agent = %session.agent)
                 .entered();
-        each_mut!(self, b => b.ingest(session))
+        self.session().finish(session)
+    }
+
+    /// A writer for one session in pieces (turns, tool calls, guidance
+    /// fires as they come, then the key and score), inside one
+    /// transaction, with the guarantees of [`ingest`](Self::ingest): the
+    /// writer holds one batch of rows at most, not the session.
+    pub fn session(&mut self) -> SessionWriter<&mut Store> {
+        SessionWriter::new(self)
+    }
+
+    pub(crate) fn scanner(&self) -> &CredentialScanner {
+        each!(self, b => b.scanner())
+    }
+
+    /// Begins a session's transaction: its row's id (keyed with `key`,
+    /// the old session of that key removed, else a placeholder).
+    pub(crate) fn session_begin(&mut self, key: Option<&Header>) -> Result<i64, Error> {
+        each_mut!(self, b => b.session_begin(key))
+    }
+
+    /// Writes a batch of the session's rows.
+    pub(crate) fn session_write(&mut self, id: i64, pieces: &Pieces) -> Result<(), Error> {
+        each_mut!(self, b => b.session_write(id, pieces))
+    }
+
+    /// Writes the last rows, keys the session unless it began `keyed`
+    /// (its old rows removed), writes its score and commits.
+    pub(crate) fn session_finish(&mut self, finish: &Finish<'_>) -> Result<(), Error> {
+        each_mut!(self, b => b.session_finish(finish))
+    }
+
+    /// Rolls the session's transaction back.
+    pub(crate) fn session_rollback(&mut self) {
+        each_mut!(self, b => b.session_rollback());
     }
 
     /// Stores many sessions, each whole or not at all: a session that
     /// fails is reported in its slot; the others are stored. (SQLite
     /// batches them into few transactions, one savepoint per session.)
     pub fn ingest_all(&mut self, sessions: &[SessionRecord]) -> Vec<Result<i64, Error>> {
-        each_mut!(self, b => b.ingest_all(sessions))
+        match &mut self.backend {
+            Backend::Sqlite(b) => b.ingest_all(sessions),
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(_) => sessions.iter().map(|s| self.ingest(s)).collect(),
+        }
     }
 
     /// Loads the trajectory of (spec, agent, run).

@@ -36,8 +36,28 @@ pub(crate) fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
 }
 
 /// What a whole import does with each turn as it ends, before keeping
-/// it (`tact run` replays it and drops its events).
-pub(crate) struct TurnHook(pub(crate) Box<dyn FnMut(&mut Turn)>);
+/// it (`tact run` replays it and drops its events), and, in a log whose
+/// turn runs long ([`Assembler::stream_calls`]), with its completed events
+/// as they come ([`TurnPart::Events`]).
+pub(crate) struct TurnHook(pub(crate) Box<OnTurn>);
+
+/// The function a [`TurnHook`] calls.
+pub(crate) type OnTurn = dyn FnMut(&mut Turn, TurnPart);
+
+/// Which part of a turn a [`TurnHook`] is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TurnPart {
+    /// The turn so far: its prompt (final) and its events completed since
+    /// the last part, in order (nothing will be inserted before them or
+    /// change them); the hook takes them (what it leaves is dropped).
+    Events,
+    /// The turn's end: its prompt, its events since the last part, its
+    /// response.
+    End,
+}
+
+/// Completed events of a long turn handed to the hook at once, at least.
+const EVENTS_PART: usize = 16;
 
 impl std::fmt::Debug for TurnHook {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -51,6 +71,10 @@ impl std::fmt::Debug for TurnHook {
 pub(crate) struct Assembler {
     /// Called on each turn as it ends, before it is kept.
     pub(crate) on_turn: Option<TurnHook>,
+    /// Whether `on_turn` is also given a turn's completed events as they
+    /// come (logs of one long turn, whose events would otherwise be held
+    /// to its end).
+    pub(crate) stream_calls: bool,
     turns: Vec<Turn>,
     current: Turn,
     /// Whether the current turn holds anything yet.
@@ -205,6 +229,7 @@ impl Assembler {
             // No id: no result will come; it is complete now.
             None => self.emit_call(index),
         }
+        self.stream_events();
     }
 
     /// An action the host took on the agent's message (Aider applying an
@@ -317,6 +342,30 @@ impl Assembler {
         }
         self.done.insert(id.to_owned(), index);
         self.emit_call(index);
+        self.stream_events();
+    }
+
+    /// Hands the turn's events so far to the hook ([`TurnPart::Events`])
+    /// when they are final: no call open, no message to insert before
+    /// them, the prompt known (a SWE-agent log gives its first prompt
+    /// last), and enough of them.
+    fn stream_events(&mut self) {
+        if !self.stream_calls
+            || self.current.events.len() < EVENTS_PART
+            || !self.open.is_empty()
+            || !self.unemitted.is_empty()
+            || self.acted_on.is_some()
+            || (self.turns.is_empty() && self.current.prompt.is_empty())
+        {
+            return;
+        }
+        let Some(hook) = &mut self.on_turn else {
+            return;
+        };
+        (hook.0)(&mut self.current, TurnPart::Events);
+        self.current.events.clear();
+        // Their indices are gone: no late update reaches them.
+        self.done.clear();
     }
 
     /// A later report that the call `id` failed (a Codex `exec_command_end`
@@ -376,7 +425,7 @@ impl Assembler {
             // A log's turns live until it is scored: no spare slots kept.
             self.current.events.shrink_to_fit();
             if let Some(hook) = &mut self.on_turn {
-                (hook.0)(&mut self.current);
+                (hook.0)(&mut self.current, TurnPart::End);
             }
             self.turns.push(std::mem::take(&mut self.current));
         }

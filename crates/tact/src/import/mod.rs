@@ -58,7 +58,7 @@ use tact_core::input::{Line, next_line};
 pub const LOG_MODE: Mode = Mode::Interactive;
 
 use assemble::Assembler;
-pub(crate) use assemble::TurnHook;
+pub(crate) use assemble::{TurnHook, TurnPart};
 
 /// A log format tact reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -521,14 +521,8 @@ impl ImportedLog {
     /// As [`ImportedLog::events`], the turns moved, not copied.
     pub fn into_events(self) -> Vec<Event> {
         let mut out = Vec::new();
-        for t in self.turns {
-            if !t.prompt.is_empty() {
-                out.push(Event::user(t.prompt));
-            }
-            out.extend(t.events);
-            if !t.response.is_empty() {
-                out.push(Event::assistant(t.response));
-            }
+        for mut t in self.turns {
+            turn_events(&mut t, &mut |e| out.push(e));
         }
         out
     }
@@ -562,7 +556,101 @@ pub fn import_reader(
     source: &str,
     max_record_bytes: usize,
 ) -> Result<ImportedLog, ImportError> {
-    import_reader_with(format, reader, source, max_record_bytes, None)
+    import_reader_with(format, reader, source, max_record_bytes, None, None)
+}
+
+/// A turn's events as a host saw them, taken out of it: the prompt (a
+/// `user` event, when not empty), the turn's events, then the response
+/// (an `assistant` event, when not empty).
+fn turn_events(t: &mut Turn, each: &mut dyn FnMut(Event)) {
+    let prompt = std::mem::take(&mut t.prompt);
+    if !prompt.is_empty() {
+        each(Event::user(prompt));
+    }
+    for e in std::mem::take(&mut t.events) {
+        each(e);
+    }
+    let response = std::mem::take(&mut t.response);
+    if !response.is_empty() {
+        each(Event::assistant(response));
+    }
+}
+
+/// As [`import_reader`], each turn's events handed to `on_event` as the
+/// turn ends, in the order [`ImportedLog::into_events`] gives them, and
+/// not kept: the log returned has its turns (their count), meta and
+/// problems, the turns emptied. What `tact guide FILE` replays a log
+/// with, one turn in memory at a time.
+pub fn import_reader_replayed(
+    format: Format,
+    reader: impl std::io::BufRead,
+    source: &str,
+    max_record_bytes: usize,
+    on_event: impl FnMut(Event) + 'static,
+) -> Result<ImportedLog, ImportError> {
+    import_replayed(format, reader, source, max_record_bytes, None, on_event)
+}
+
+/// As [`import_reader_replayed`] on the file at `path` (a regular file,
+/// opened by the caller as `reader`): a SWE-agent trajectory's task is
+/// read ahead of its steps (a first pass that parses only its `history`),
+/// so its one turn is replayed as its steps are read rather than held to
+/// its end.
+pub fn import_file_replayed(
+    format: Format,
+    path: &Path,
+    reader: impl std::io::BufRead,
+    source: &str,
+    max_record_bytes: usize,
+    on_event: impl FnMut(Event) + 'static,
+) -> Result<ImportedLog, ImportError> {
+    let task = task_ahead(format, path, max_record_bytes);
+    import_replayed(format, reader, source, max_record_bytes, task, on_event)
+}
+
+/// The task of the log at `path`, read ahead of it where the format gives
+/// it after the turn it opens (SWE-agent's `history`, after its steps);
+/// `None` for the other formats, or a file that cannot be read (its
+/// import then says why).
+pub(crate) fn task_ahead(format: Format, path: &Path, max_record_bytes: usize) -> Option<String> {
+    if format != Format::SweAgent || !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    let file = std::fs::File::open(path).ok()?;
+    swe_agent::task(
+        &mut std::io::BufReader::with_capacity(1 << 16, file),
+        max_record_bytes,
+    )
+}
+
+fn import_replayed(
+    format: Format,
+    reader: impl std::io::BufRead,
+    source: &str,
+    max_record_bytes: usize,
+    task: Option<String>,
+    mut on_event: impl FnMut(Event) + 'static,
+) -> Result<ImportedLog, ImportError> {
+    // The prompt once per turn, before its first part.
+    let mut prompted = false;
+    let hook = TurnHook(Box::new(move |t, part| {
+        if !prompted && !t.prompt.is_empty() {
+            on_event(Event::user(t.prompt.clone()));
+        }
+        prompted = true;
+        for e in std::mem::take(&mut t.events) {
+            on_event(e);
+        }
+        if part == TurnPart::End {
+            prompted = false;
+            let response = std::mem::take(&mut t.response);
+            if !response.is_empty() {
+                on_event(Event::assistant(response));
+            }
+            *t = Turn::default();
+        }
+    }));
+    import_reader_with(format, reader, source, max_record_bytes, Some(hook), task)
 }
 
 /// As [`import_reader`], `on_turn` called on each turn as it ends, before
@@ -573,6 +661,7 @@ pub(crate) fn import_reader_with(
     source: &str,
     max_record_bytes: usize,
     on_turn: Option<TurnHook>,
+    task_ahead: Option<String>,
 ) -> Result<ImportedLog, ImportError> {
     // A byte-order mark is not the log's.
     if reader
@@ -583,6 +672,12 @@ pub(crate) fn import_reader_with(
     }
     let mut sink = Sink::new(format, source);
     sink.asm.on_turn = on_turn;
+    sink.task_ahead = task_ahead;
+    // Logs of one task, one turn: its calls handed over as they complete.
+    sink.asm.stream_calls = matches!(
+        format,
+        Format::SweAgent | Format::MiniSweAgent | Format::Cline
+    );
     match format {
         Format::OpenHands => openhands::read(&mut reader, &mut sink, max_record_bytes)?,
         Format::SweAgent => swe_agent::read(&mut reader, &mut sink, max_record_bytes)?,
@@ -645,11 +740,14 @@ pub(crate) struct Sink {
     pub(crate) source: String,
     /// Records skipped (over the limit), each naming its line.
     pub(crate) problems: Vec<ImportError>,
+    /// The task, read ahead of the log (SWE-agent's `history`).
+    pub(crate) task_ahead: Option<String>,
 }
 
 impl Sink {
     pub(crate) fn new(format: Format, source: &str) -> Self {
         Sink {
+            task_ahead: None,
             asm: Assembler::default(),
             meta: LogMeta {
                 format: Some(format),

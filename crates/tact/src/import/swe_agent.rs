@@ -84,6 +84,12 @@ pub(crate) fn read(
     sink.meta.task = sink.stem.clone();
     sink.meta.agent = Some("swe-agent".to_owned());
     let mut r = Reading::default();
+    // The task read ahead ([`task`]): the steps' turn opens with it, as
+    // when `history` comes first.
+    if let Some(task) = sink.task_ahead.take() {
+        r.task = Some(task);
+        r.task_known = true;
+    }
     let top = scan_items(reader, limit, &mut |item| {
         let (key, line) = match &item {
             Item::Value { key, line, .. } | Item::TooLarge { key, line, .. } => (*key, *line),
@@ -167,6 +173,40 @@ pub(crate) fn read(
     Ok(())
 }
 
+/// The task of a trajectory read from `reader` ahead of its steps (the
+/// last user message of `history` before the agent's first, or its last
+/// user message), so a reader given it opens the steps' turn with it and
+/// need not hold the turn until `history` (which SWE-agent writes after
+/// the steps); `None` when there is none or the file is not read.
+pub(crate) fn task(reader: &mut impl std::io::BufRead, limit: usize) -> Option<String> {
+    let (mut task, mut known) = (None, false);
+    let _ = scan_items(reader, limit, &mut |item| {
+        let Item::Value {
+            key: Some("history"),
+            raw,
+            ..
+        } = item
+        else {
+            return Ok(());
+        };
+        if known {
+            return Ok(());
+        }
+        let Ok(v) = serde_json::from_slice::<Value>(&raw) else {
+            return Ok(());
+        };
+        match str_at(&v, "role") {
+            Some("assistant") => known = true,
+            Some("user") => {
+                task = Some(text_of(v.get("content").unwrap_or(&Value::Null)).into_owned());
+            }
+            _ => {}
+        }
+        Ok(())
+    });
+    task
+}
+
 /// One step: the agent's thought, then its action as a call answered by
 /// the observation.
 fn step(step: &Value, i: usize, sink: &mut Sink) {
@@ -219,6 +259,22 @@ mod tests {
         assert_eq!(a.turns.len(), 1);
         assert_eq!(a.turns[0].prompt, "Fix a.py");
         assert_eq!(a.events().len(), 3);
+        // Read ahead: the task before the agent's first message, whatever
+        // follows it; the trajectory read with it gives the same turns.
+        let text = format!("{{{steps}, {history}, \"info\": {{}}}}");
+        let task = super::task(&mut text.as_bytes(), 1 << 20);
+        assert_eq!(task.as_deref(), Some("Fix a.py"));
+        let c = crate::import::import_reader_with(
+            Format::SweAgent,
+            text.as_bytes(),
+            "t.traj",
+            1 << 20,
+            None,
+            task,
+        )
+        .unwrap();
+        assert_eq!(c.turns, a.turns);
+        assert_eq!(super::task(&mut &b"[1, 2]"[..], 1 << 20), None);
     }
 
     #[test]

@@ -70,6 +70,9 @@ use files::{head, session_files};
 enum Storage {
     At(Location),
     Open(Store),
+    /// Lent to a session being written ([`record::Streaming`]), given back
+    /// once it is stored or dropped.
+    Lent,
 }
 
 /// Builds a [`Job`]: its configuration, stage filter, reward profile or
@@ -351,7 +354,7 @@ impl Job {
     pub fn store(&self) -> Option<&Store> {
         match &self.storage {
             Storage::Open(s) => Some(s),
-            Storage::At(_) => None,
+            Storage::At(_) | Storage::Lent => None,
         }
     }
 
@@ -359,7 +362,26 @@ impl Job {
     pub fn into_store(self) -> Option<Store> {
         match self.storage {
             Storage::Open(s) => Some(s),
-            Storage::At(_) => None,
+            Storage::At(_) | Storage::Lent => None,
+        }
+    }
+
+    /// The open store, lent to a session's writer until
+    /// [`give_back`](Self::give_back).
+    fn lend_store(&mut self) -> Result<Store> {
+        self.open_store()?;
+        match std::mem::replace(&mut self.storage, Storage::Lent) {
+            Storage::Open(s) => Ok(s),
+            other => {
+                self.storage = other;
+                Err(Error::NoStore)
+            }
+        }
+    }
+
+    fn give_back(&mut self, streaming: record::Streaming) {
+        if let Some(store) = streaming.into_store() {
+            self.storage = Storage::Open(store);
         }
     }
 
@@ -389,7 +411,7 @@ impl Job {
         }
         match &mut self.storage {
             Storage::Open(s) => Ok(s),
-            Storage::At(_) => Err(Error::NoStore),
+            Storage::At(_) | Storage::Lent => Err(Error::NoStore),
         }
     }
 
@@ -690,27 +712,30 @@ impl Job {
         let source = file.display().to_string();
         // Streamed: one record in memory at a time, at most this large.
         let max_record = limit.min(crate::import::MAX_RECORD_BYTES);
-        // Each turn replayed as it ends, its events then dropped.
-        let replaying = std::rc::Rc::new(std::cell::RefCell::new(Some(Replaying {
-            replayer: record::Replayer::new(crate::import::LOG_MODE),
-            max_message: self.limits.max_message_bytes,
-            turns: 0,
-            cut: Vec::new(),
-        })));
+        // Each turn replayed as it ends, its calls and fires written, its
+        // events then dropped.
+        let streaming = record::Streaming::new(
+            self.lend_store()?,
+            crate::import::LOG_MODE,
+            self.limits.max_message_bytes,
+        );
+        let streaming = std::rc::Rc::new(std::cell::RefCell::new(Some(streaming)));
         let hook = {
-            let replaying = std::rc::Rc::clone(&replaying);
-            TurnHook(Box::new(move |t| {
-                if let Some(r) = replaying.borrow_mut().as_mut() {
-                    r.turn(t);
+            let streaming = std::rc::Rc::clone(&streaming);
+            TurnHook(Box::new(move |t, part| {
+                if let Some(s) = streaming.borrow_mut().as_mut() {
+                    s.log_turn(t, part);
                 }
             }))
         };
-        let imported = import_reader_with(format, reader, &source, max_record, Some(hook))
+        // A SWE-agent trajectory's task read first: its steps' turn is
+        // then replayed as they are read, not held until `history`.
+        let task = crate::import::task_ahead(format, file, max_record);
+        let imported = import_reader_with(format, reader, &source, max_record, Some(hook), task)
             .and_then(|log| Ok((log, ImportDefaults::sidecar_of(file)?)));
-        let replayed = replaying.borrow_mut().take().map(|r| Replayed {
-            replay: r.replayer.finish(),
-            cut: r.cut,
-        });
+        let Some(streaming) = streaming.borrow_mut().take() else {
+            return Err(Error::NoStore);
+        };
         // Records skipped (over the limit), each with its line.
         let imported = imported.map(|(mut log, sidecar)| {
             for p in std::mem::take(&mut log.problems) {
@@ -722,6 +747,7 @@ impl Job {
             // A log with no exchange (a chat started and left, a session
             // of snapshots only) is said and neither stored nor ranked.
             Ok((log, _)) if log.turns.is_empty() => {
+                self.give_back(streaming);
                 tally
                     .notes
                     .push(format!("{}: no exchanges: skipped", file.display()));
@@ -740,11 +766,19 @@ impl Job {
                     ));
                 }
                 match session.validate() {
-                    Ok(()) => self.process(tally, Origin::File(file, 1), session, replayed)?,
-                    Err(e) => tally.errors.push(invalid(1, e.to_string())),
+                    Ok(()) => {
+                        self.process(tally, Origin::File(file, 1), session, Some(streaming))?
+                    }
+                    Err(e) => {
+                        self.give_back(streaming);
+                        tally.errors.push(invalid(1, e.to_string()));
+                    }
                 }
             }
-            Err(e) => tally.errors.push(invalid(e.line, e.message)),
+            Err(e) => {
+                self.give_back(streaming);
+                tally.errors.push(invalid(e.line, e.message));
+            }
         }
         tally.done += 1;
         progress(tally);
@@ -789,28 +823,54 @@ impl Job {
     /// Scores, replays and stores one session into its group, or records
     /// why not; a session of another stage than the filter is left out.
     /// Fails only when no store is open (a bug of the caller).
-    /// `replayed`: the session's turns replayed (responses cut first) as
-    /// its log was read, their events dropped.
+    /// `streaming`: the session's turns replayed (responses cut first) as
+    /// its log was read, their calls and fires written, their events
+    /// dropped; else the session is replayed here.
     fn process(
         &mut self,
         tally: &mut Tally,
         origin: Origin<'_>,
-        mut session: Session,
-        replayed: Option<Replayed>,
+        session: Session,
+        streaming: Option<record::Streaming>,
     ) -> Result<()> {
+        let (mut streaming, replayed) = match streaming {
+            Some(s) => (s, true),
+            None => (
+                record::Streaming::new(
+                    self.lend_store()?,
+                    session.mode,
+                    self.limits.max_message_bytes,
+                ),
+                false,
+            ),
+        };
+        self.process_into(tally, origin, session, &mut streaming, replayed);
+        self.give_back(streaming);
+        Ok(())
+    }
+
+    /// [`process`](Self::process) with the session's writer.
+    fn process_into(
+        &mut self,
+        tally: &mut Tally,
+        origin: Origin<'_>,
+        mut session: Session,
+        streaming: &mut record::Streaming,
+        replayed: bool,
+    ) {
         if session
             .spec_id
             .as_deref()
             .is_none_or(|s| s.trim().is_empty())
         {
             tally.errors.push(origin.error(SessionErrorKind::NoSpec));
-            return Ok(());
+            return;
         }
         if let Some(want) = &self.stage {
             match &session.stage {
                 Some(s) if s != want => {
                     tally.other_stages += 1;
-                    return Ok(());
+                    return;
                 }
                 Some(_) => {}
                 None => session.stage = Some(want.clone()),
@@ -824,7 +884,7 @@ impl Job {
             Ok(w) => w,
             Err(e) => {
                 tally.errors.push(origin.error(SessionErrorKind::Stage(e)));
-                return Ok(());
+                return;
             }
         };
         if session.preferences.is_empty() {
@@ -835,17 +895,15 @@ impl Job {
         // A response beyond the limit is analysed up to it, redacted
         // whole first: a credential the cut would halve is not kept in part.
         let max_message = self.limits.max_message_bytes;
-        let (cut, replay) = match replayed {
-            Some(r) => (r.cut, Some(r.replay)),
-            None => {
-                let cut = session
-                    .turns
-                    .iter_mut()
-                    .enumerate()
-                    .filter_map(|(turn, t)| Some((turn, cut_response(t, max_message)?)))
-                    .collect();
-                (cut, None)
-            }
+        let cut = if replayed {
+            std::mem::take(&mut streaming.cut)
+        } else {
+            session
+                .turns
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(turn, t)| Some((turn, record::cut_response(t, max_message)?)))
+                .collect()
         };
         for (turn, (bytes, kept)) in cut {
             tally.truncations.push(origin.truncation(
@@ -879,27 +937,25 @@ impl Job {
                 ));
             }
         }
-        let replay = replay.unwrap_or_else(|| record::replay(&session));
+        if !replayed {
+            for t in &session.turns {
+                streaming.turn(t);
+            }
+        }
         // The events are replayed: their outputs and parameters (most of
-        // what a log's session holds) go before the record is built, the
+        // what a log's session holds) go before the turns are written, the
         // run id (a digest of the whole session when it has none) first.
         session.run_id = Some(record::run_id(&session));
         for t in &mut session.turns {
             t.events = Vec::new();
         }
-        let mut guidance: Vec<String> = Vec::new();
-        for g in &replay.guidance {
-            if !guidance.contains(&g.classifier) {
-                guidance.push(g.classifier.clone());
-            }
-        }
+        let guidance: Vec<String> = streaming.classifiers().to_vec();
         let final_score = self.consensus.final_score(&score, weights);
-        let rec = record::record(&session, &score, weights, final_score, replay);
-        if let Err(e) = self.open_store()?.ingest(&rec) {
+        if let Err(e) = record::write(streaming, &session, &score, weights, final_score) {
             tally
                 .errors
                 .push(origin.error(SessionErrorKind::NotStored(e)));
-            return Ok(());
+            return;
         }
         tracing::debug!(
             spec = session.spec_id.as_deref().unwrap_or_default(),
@@ -920,7 +976,7 @@ impl Job {
         };
         let member = Member {
             agent: session.agent.as_str().into(),
-            run_id: rec.run_id.into_boxed_str(),
+            run_id: session.run_id.clone().unwrap_or_default().into_boxed_str(),
             file,
             line,
             questions: EffortCounts::of(&score),
@@ -939,7 +995,6 @@ impl Job {
             member,
             verdict: session.verdict,
         });
-        Ok(())
     }
 
     /// Ranks each group and builds the report.
@@ -1022,62 +1077,6 @@ fn not_a_known_log(file: &Path) -> Option<SessionError> {
     ))
 }
 
-/// Cuts a response beyond `max` bytes to it (on a character boundary),
-/// redacted whole first: a credential the cut would halve is not kept in
-/// part. Its length and the bytes kept, when cut.
-fn cut_response(t: &mut tact_scoring::Turn, max: usize) -> Option<(usize, usize)> {
-    if t.response.len() <= max {
-        return None;
-    }
-    let bytes = t.response.len();
-    redact_whole(&mut t.response);
-    let mut kept = max;
-    while !t.response.is_char_boundary(kept) {
-        kept -= 1;
-    }
-    t.response.truncate(kept);
-    t.response.shrink_to_fit();
-    Some((bytes, kept))
-}
-
-/// A log's turns replayed as it is read ([`Job::import_file`]): each
-/// turn's response cut to the limit, then replayed, then its events
-/// dropped, so a log's tool outputs and parameters are not all held.
-struct Replaying {
-    replayer: record::Replayer,
-    max_message: usize,
-    turns: usize,
-    cut: Vec<(usize, (usize, usize))>,
-}
-
-impl Replaying {
-    fn turn(&mut self, t: &mut tact_scoring::Turn) {
-        if let Some(c) = cut_response(t, self.max_message) {
-            self.cut.push((self.turns, c));
-        }
-        self.turns += 1;
-        self.replayer.turn(t);
-        t.events = Vec::new();
-    }
-}
-
-/// What [`Replaying`] hands the job: the replay, and the responses cut
-/// (turn, bytes, bytes kept).
-struct Replayed {
-    replay: record::Replay,
-    cut: Vec<(usize, (usize, usize))>,
-}
-
-/// `text` with every credential the scanner knows redacted, on the whole
-/// text (before any cut); all of it when the scanner is unavailable.
-fn redact_whole(text: &mut String) {
-    match tact_secrets::CredentialScanner::default().redact_text(text) {
-        Ok(std::borrow::Cow::Borrowed(_)) => {}
-        Ok(std::borrow::Cow::Owned(clean)) => *text = clean,
-        Err(_) => *text = tact_secrets::REDACTED.to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1087,7 +1086,7 @@ mod tests {
         // A token straddling the cut: 20 of its 40 characters before it.
         let token = format!("ghp_{}", "Ab1".repeat(12));
         let mut text = format!("{}{token} rest", "x".repeat(100 - 20));
-        redact_whole(&mut text);
+        record::redact_whole(&mut text);
         assert!(!text.contains("ghp_"), "{text}");
         let mut kept = 100;
         while !text.is_char_boundary(kept) {

@@ -142,6 +142,34 @@ fn child_measures_import_memory() {
         return;
     };
     let format: Format = format.parse().unwrap();
+    if std::env::var("TACT_MEMORY_CHILD_GUIDE").is_ok() {
+        // `tact guide FILE`'s path: each turn replayed as it is read.
+        let file = std::fs::File::open(&path).unwrap();
+        let before = status_bytes("VmRSS:");
+        let guide = std::rc::Rc::new(std::cell::RefCell::new((
+            tact::guidance::Guide::new(tact::import::LOG_MODE),
+            0usize,
+        )));
+        let fed = std::rc::Rc::clone(&guide);
+        let log = tact::import::import_file_replayed(
+            format,
+            Path::new(&path),
+            std::io::BufReader::new(file),
+            "log",
+            MAX_RECORD_BYTES,
+            move |event| {
+                let mut g = fed.borrow_mut();
+                let fired = g.0.replay(&event).len();
+                g.1 += 1 + fired;
+            },
+        )
+        .unwrap();
+        assert!(!log.turns.is_empty());
+        assert!(guide.borrow().1 > 0);
+        let peak = status_bytes("VmHWM:").saturating_sub(before);
+        println!("peak {peak} ");
+        return;
+    }
     if let Ok(db) = std::env::var("TACT_MEMORY_CHILD_DB") {
         // The whole job: import, score, replay, store.
         let mut job = tact::job::Job::builder().db(&db).build().unwrap();
@@ -167,17 +195,33 @@ fn child_measures_import_memory() {
     println!("peak {peak} ");
 }
 
-/// The growth of the peak resident set of a child importing `path`.
-fn import_peak(path: &Path, format: Format) -> usize {
-    child_peak(path, format, None)
+/// What a child measures: an import, the job (into a database), or
+/// `tact guide`'s replay while reading.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Import,
+    Job,
+    Guide,
 }
 
-/// The growth of the peak resident set of a child importing `path`, or
-/// running the job on it into the database `db`.
-fn child_peak(path: &Path, format: Format, db: Option<&Path>) -> usize {
+/// The growth of the peak resident set of a child importing `path`.
+fn import_peak(path: &Path, format: Format) -> usize {
+    child_peak(path, format, Kind::Import, Path::new(""))
+}
+
+/// The growth of the peak resident set of a child importing `path`,
+/// running the job on it (into the database `db`), or replaying it as
+/// `tact guide` does.
+fn child_peak(path: &Path, format: Format, what: Kind, db: &Path) -> usize {
     let mut child = Command::new(std::env::current_exe().unwrap());
-    if let Some(db) = db {
-        child.env("TACT_MEMORY_CHILD_DB", db);
+    match what {
+        Kind::Import => {}
+        Kind::Job => {
+            child.env("TACT_MEMORY_CHILD_DB", db);
+        }
+        Kind::Guide => {
+            child.env("TACT_MEMORY_CHILD_GUIDE", "1");
+        }
     }
     let o = child
         .args([
@@ -207,22 +251,28 @@ fn child_peak(path: &Path, format: Format, db: Option<&Path>) -> usize {
 }
 
 /// Logs of 250, then 1,000 exchanges of 16 KiB outputs (about 4 and 16
-/// MB, named `many-N-FORMAT.ext` in `dir`), imported (or run through the
-/// job, `job`) each in a child: how much the file grew and how much the
-/// peak did, and both measures (file bytes, peak bytes).
+/// MB, named `name` in `many-N-FORMAT` in `dir`), imported (or run through the
+/// job, or replayed as `tact guide` does) each in a child: how much the
+/// file grew and how much the peak did, and both measures (file bytes,
+/// peak bytes).
 fn growth(
     dir: &Path,
     format: Format,
-    ext: &str,
-    job: bool,
+    name: &str,
+    what: Kind,
 ) -> ((usize, usize), Vec<(usize, usize)>) {
     let mut measured = Vec::new();
     for exchanges in [250, 1000] {
-        let path = dir.join(format!("many-{exchanges}-{}.{ext}", format.name()));
-        write_log(&path, format, exchanges, 16 << 10);
+        let folder = dir.join(format!("many-{exchanges}-{}", format.name()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let path = folder.join(name);
+        if !path.exists() {
+            write_log(&path, format, exchanges, 16 << 10);
+        }
         let size = std::fs::metadata(&path).unwrap().len() as usize;
         let db = dir.join(format!("run-{exchanges}-{}.db", format.name()));
-        measured.push((size, child_peak(&path, format, job.then_some(&*db))));
+        let _ = std::fs::remove_file(&db);
+        measured.push((size, child_peak(&path, format, what, &db)));
     }
     let grown = measured[1].0 - measured[0].0;
     let cost = measured[1].1.saturating_sub(measured[0].1);
@@ -241,7 +291,7 @@ fn importer_memory_bounded() {
         // a call, 1 KiB of output) grows with them, the outputs do not:
         // the 750 more exchanges cost under a quarter of their bytes (it
         // was several times the file).
-        let ((grown, cost), measured) = growth(&dir, format, "log", false);
+        let ((grown, cost), measured) = growth(&dir, format, "log", Kind::Import);
         assert!(
             cost < grown / 4,
             "{format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
@@ -260,22 +310,92 @@ fn importer_memory_bounded() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `tact run` on a log replays each turn as it is read and drops its
-/// events: 750 more exchanges of 16 KiB outputs cost the job under a
-/// sixth of their bytes (an eighth measured; it held every output's head
-/// and the parameters twice, about a quarter).
+/// A log's file name `tact run` knows its format by (as `cargo xtask
+/// mem-bench` names them).
+fn file_name(format: Format) -> &'static str {
+    match format {
+        Format::ClaudeCode => "log.jsonl",
+        Format::Codex => "rollout.jsonl",
+        Format::OpenHands => "events.json",
+        Format::SweAgent => "task.traj",
+        Format::Aider => "log.aider.chat.history.md",
+        Format::OpenHandsV1 => "events.jsonl",
+        Format::MiniSweAgent => "task.traj.json",
+        Format::Cline => "api_conversation_history.json",
+        Format::GeminiCli => "session-bench.json",
+        _ => "history.md",
+    }
+}
+
+/// `tact run` on a log replays each turn as it is read (a one-task log's
+/// calls as they complete) and writes its calls into the store at once,
+/// in pieces inside the session's transaction: 750 more exchanges of
+/// 16 KiB outputs (12.5 MB) cost the job under 1 MiB (0.1 to 0.4 MB
+/// measured: each exchange's prompt and reply, kept for the score; it
+/// was an eighth of the file, 1.6 MB, with every call's record and row
+/// held to the end, and a quarter before the turn-by-turn replay).
+/// SWE-agent's task, which its log gives after its steps, is read ahead.
 #[test]
 #[cfg(target_os = "linux")]
-fn run_memory_grows_by_a_small_part_of_the_log() {
+fn run_memory_is_flat_as_the_log_grows() {
+    assert_flat(Kind::Job, "run", 1 << 20);
+}
+
+/// For each format, the peak's growth from 250 to 1,000 exchanges under
+/// `limit` bytes.
+#[cfg(target_os = "linux")]
+fn assert_flat(kind: Kind, name: &str, limit: usize) {
     let _turn = super::heavy();
-    let dir = std::env::temp_dir().join(format!("tact-run-memory-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("tact-{name}-memory-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for (format, ext) in [(Format::ClaudeCode, "jsonl"), (Format::OpenHands, "json")] {
-        let ((grown, cost), measured) = growth(&dir, format, ext, true);
+    for format in Format::ALL {
+        let ((_, cost), measured) = growth(&dir, format, file_name(format), kind);
         assert!(
-            cost < grown / 6,
-            "{format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
+            cost < limit,
+            "{name} {format}: {measured:?} (file bytes, peak bytes) for 250 and 1,000 exchanges"
         );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tact guide FILE` replays each turn as it is read and keeps only its
+/// nudges: 750 more exchanges of 16 KiB outputs (12.5 MB) cost it under
+/// 1.5 MiB (0.1 to 0.8 MB measured; it read the log whole first: a tenth
+/// to a fifth of the file).
+#[test]
+#[cfg(target_os = "linux")]
+fn guide_memory_is_flat_as_the_log_grows() {
+    assert_flat(Kind::Guide, "guide", 3 << 19);
+}
+
+/// A log replayed while it is read gives the events of the log read
+/// whole, in the same order, for every format (a one-task log's calls
+/// handed over in parts as they complete).
+#[test]
+fn a_log_replayed_while_read_gives_the_events_read_whole() {
+    let dir = std::env::temp_dir().join(format!("tact-replayed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for format in Format::ALL {
+        let path = dir.join(format!("log-{}", format.name()));
+        write_log(&path, format, 60, 100);
+        let open = || std::io::BufReader::new(std::fs::File::open(&path).unwrap());
+        let whole = import_reader(format, open(), "log", MAX_RECORD_BYTES).unwrap();
+        let turns = whole.turns.len();
+        let whole = whole.into_events();
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let fed = std::rc::Rc::clone(&seen);
+        let log = tact::import::import_file_replayed(
+            format,
+            &path,
+            open(),
+            "log",
+            MAX_RECORD_BYTES,
+            move |e| fed.borrow_mut().push(e),
+        )
+        .unwrap();
+        assert_eq!(log.turns.len(), turns, "{format}");
+        assert!(whole.len() > 60, "{format}: {}", whole.len());
+        assert!(*seen.borrow() == whole, "{format}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,12 +3,16 @@
 //! it), TLS by rustls as libpq's `sslmode` says, the whole connection
 //! (TCP, TLS, authentication) bounded by `connect_timeout`.
 //!
-//! A session is one transaction of two round trips whatever its size:
-//! `BEGIN`, the key's advisory lock, the old rows' delete, and the
-//! trajectory with its turns (rows sent as arrays) pipelined; then the
-//! questions, violations, tool calls, guidance fires, score and `COMMIT`
-//! pipelined, one statement per table. Connecting (password, TLS, error
-//! mapping) is `connect.rs`. Migrations
+//! A session is one transaction, written in pieces (`write.rs`). One of
+//! at most 512 rows or 1 MiB of text (the most) takes two round trips, as
+//! a whole session always did: `BEGIN`, the key's advisory lock, the old
+//! rows' delete and its trajectory row, pipelined; then its rows (as
+//! arrays, one statement per table), score and `COMMIT`, pipelined. A
+//! larger one: `BEGIN` and a placeholder row, one round trip; each full
+//! batch, one round trip; then the last batch, the key's lock, the old
+//! rows' delete, the key, the score and `COMMIT`, one round trip: about
+//! `2 + n / 512` for `n` rows. Connecting
+//! (password, TLS, error mapping) is `connect.rs`. Migrations
 //! run under a transaction-scoped advisory lock, so hosts opening an old
 //! database at once migrate it once.
 
@@ -28,11 +32,12 @@ use crate::model::{
     SessionKey, SessionRecord, Severity, StoredTrajectory, ToolCallRecord, TurnRecord,
     ViolationRecord,
 };
-use crate::prepare::{self, SessionRows};
+use crate::prepare::{Finish, Header, Pieces};
 use crate::schema::SCHEMA_VERSION;
 use crate::store::{BoardRow, COUNTS_BY_SESSION};
 
 mod connect;
+mod write;
 
 use connect::{classify, password_from_env, tls};
 
@@ -155,12 +160,13 @@ const MIGRATION_LOCK: &str = "SELECT pg_advisory_xact_lock(hashtext('tact-trajec
 /// A stored session's removal by its key, up to version 3: the foreign
 /// keys cascade.
 const DELETE_CASCADING: &str =
-    "DELETE FROM trajectories WHERE spec_id = $1 AND agent = $2 AND run_id = $3";
+    "DELETE FROM trajectories WHERE spec_id = $1 AND agent = $2 AND run_id = $3 AND id <> $4";
 
 /// A stored session's removal by its key, from version 4 (no foreign
 /// keys): the trajectory and every row of it, in one statement.
 const DELETE_SESSION: &str = "WITH tr AS (
-         DELETE FROM trajectories WHERE spec_id = $1 AND agent = $2 AND run_id = $3 RETURNING id),
+         DELETE FROM trajectories WHERE spec_id = $1 AND agent = $2 AND run_id = $3 AND id <> $4
+         RETURNING id),
      t AS (DELETE FROM turns WHERE trajectory_id IN (SELECT id FROM tr) RETURNING id),
      q AS (DELETE FROM questions WHERE turn_id IN (SELECT id FROM t)),
      v AS (DELETE FROM violations WHERE turn_id IN (SELECT id FROM t)),
@@ -172,14 +178,25 @@ const DELETE_SESSION: &str = "WITH tr AS (
 /// The ingest key's lock: two sessions of one key never interleave.
 const KEY_LOCK: &str = "SELECT pg_advisory_xact_lock(hashtext('tact-ingest'), hashtext($1 || chr(31) || $2 || chr(31) || $3))";
 
+/// A step of a session's writing ([`Postgres::session_step`]).
+enum Step<'a> {
+    Begin(Option<&'a Header>),
+    Write(i64, &'a Pieces),
+    Finish(&'a Finish<'a>),
+}
+
 /// The statements of an ingest, prepared once per connection.
 struct Statements {
     lock: Statement,
     delete: Statement,
-    /// The trajectory and its turns, one statement.
-    trajectory: Statement,
-    questions: Statement,
-    violations: Statement,
+    /// The placeholder trajectory row of a session begun.
+    begin: Statement,
+    /// The trajectory row of a session begun with its key.
+    insert: Statement,
+    /// The session keyed once finished.
+    key: Statement,
+    /// Turns with their questions and violations, one statement.
+    turns: Statement,
     tool_calls: Option<Statement>,
     guidance: Option<Statement>,
     score: Statement,
@@ -413,41 +430,13 @@ impl Postgres {
                 lock: p(KEY_LOCK, &[Type::TEXT, Type::TEXT, Type::TEXT]).await?,
                 delete: p(
                     if version >= 4 { DELETE_SESSION } else { DELETE_CASCADING },
-                    &[Type::TEXT, Type::TEXT, Type::TEXT],
+                    &[Type::TEXT, Type::TEXT, Type::TEXT, Type::INT8],
                 )
                 .await?,
-                trajectory: p(
-                    "WITH tr AS (
-                         INSERT INTO trajectories (spec_id, stage, agent, run_id, created_at, updated_at)
-                         VALUES ($1, $2, $3, $4, $5, $6) RETURNING id),
-                     t AS (
-                         INSERT INTO turns (trajectory_id, number, timestamp, prompt, response, token_count, latency_ms)
-                         SELECT tr.id, u.a, u.b, u.c, u.d, u.e, u.f
-                         FROM tr, UNNEST($7::int8[], $8::int8[], $9::text[], $10::text[], $11::int8[], $12::int8[])
-                              WITH ORDINALITY AS u(a, b, c, d, e, f, n)
-                         ORDER BY u.n RETURNING id, number)
-                     SELECT tr.id, t.id, t.number FROM tr LEFT JOIN t ON true",
-                    &[Type::TEXT, Type::TEXT, Type::TEXT, Type::TEXT, Type::INT8, Type::INT8],
-                )
-                .await?,
-                questions: p(
-                    "INSERT INTO questions (turn_id, text, effort, confidence, reasons)
-                     SELECT u.a, u.b, u.c, u.d, u.e
-                     FROM UNNEST($1::int8[], $2::text[], $3::text[], $4::float8[], $5::text[])
-                          WITH ORDINALITY AS u(a, b, c, d, e, n)
-                     ORDER BY u.n",
-                    &[],
-                )
-                .await?,
-                violations: p(
-                    "INSERT INTO violations (turn_id, preference, expected, actual, severity, span_start, span_end)
-                     SELECT u.a, u.b, u.c, u.d, u.e, u.f, u.g
-                     FROM UNNEST($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::int8[])
-                          WITH ORDINALITY AS u(a, b, c, d, e, f, g, n)
-                     ORDER BY u.n",
-                    &[],
-                )
-                .await?,
+                begin: p(write::BEGIN, &[]).await?,
+                insert: p(write::INSERT, &[]).await?,
+                key: p(write::KEY, &[]).await?,
+                turns: p(write::TURNS, &[]).await?,
                 tool_calls: if with_calls {
                     Some(
                         p(
@@ -504,19 +493,14 @@ impl Postgres {
         Ok(())
     }
 
-    pub(crate) fn ingest(&mut self, session: &SessionRecord) -> Result<i64, Error> {
-        let result = self.ingest_inner(session);
-        result.map_err(|e| Error::Ingest {
-            spec_id: session.spec_id.clone(),
-            agent: session.agent.clone(),
-            run_id: session.run_id.clone(),
-            source: Box::new(e),
-        })
+    pub(crate) fn scanner(&self) -> &CredentialScanner {
+        &self.scanner
     }
 
-    fn ingest_inner(&mut self, session: &SessionRecord) -> Result<i64, Error> {
-        let rows = prepare::rows(&self.scanner, session)?;
-        if (!rows.tool_calls.is_empty() || !rows.guidance.is_empty()) && self.version < 2 {
+    /// Refuses tool calls or guidance fires on a schema without their
+    /// tables (version 1).
+    fn check_pieces(&self, pieces: &Pieces) -> Result<(), Error> {
+        if (!pieces.tool_calls.is_empty() || !pieces.guidance.is_empty()) && self.version < 2 {
             return Err(Error::Postgres {
                 location: self.location.clone(),
                 detail: format!(
@@ -525,6 +509,40 @@ impl Postgres {
                 ),
             });
         }
+        Ok(())
+    }
+
+    fn classify(&self, e: &tokio_postgres::Error) -> Error {
+        classify(&self.location, self.secret.as_deref(), e, false)
+    }
+
+    /// `BEGIN` and the session's row, keyed with `key` (after the key's
+    /// lock and the old session's delete) or a placeholder, one round
+    /// trip; its id.
+    pub(crate) fn session_begin(&mut self, key: Option<&Header>) -> Result<i64, Error> {
+        self.session_step(Step::Begin(key))
+            .inspect_err(|_| self.session_rollback())
+    }
+
+    /// A batch of rows, one round trip.
+    pub(crate) fn session_write(&mut self, id: i64, pieces: &Pieces) -> Result<(), Error> {
+        self.session_step(Step::Write(id, pieces)).map(drop)
+    }
+
+    /// The last batch, the key's lock, the old session's delete and the
+    /// key (unless it began `keyed`), the score and `COMMIT`: one round
+    /// trip.
+    pub(crate) fn session_finish(&mut self, finish: &Finish<'_>) -> Result<(), Error> {
+        self.session_step(Step::Finish(finish)).map(drop)
+    }
+
+    /// One step of a session's writing, one round trip; the session's id.
+    fn session_step(&mut self, step: Step<'_>) -> Result<i64, Error> {
+        match &step {
+            Step::Write(_, p) => self.check_pieces(p)?,
+            Step::Finish(f) => self.check_pieces(f.pieces)?,
+            Step::Begin(_) => {}
+        }
         self.statements()?;
         let Some(st) = &self.statements else {
             return Err(Error::Postgres {
@@ -532,12 +550,22 @@ impl Postgres {
                 detail: "statements not prepared".into(),
             });
         };
-        let done = self.rt.block_on(write_session(&mut self.client, st, &rows));
-        done.map_err(|e| classify(&self.location, self.secret.as_deref(), &e, false))
+        let client = &self.client;
+        let done = self.rt.block_on(async {
+            match step {
+                Step::Begin(key) => write::begin(client, st, key).await,
+                Step::Write(id, p) => write::pieces(client, st, id, p).await.map(|()| id),
+                Step::Finish(f) => write::finish(client, st, f).await.map(|()| f.id),
+            }
+        });
+        done.map_err(|e| self.classify(&e))
     }
 
-    pub(crate) fn ingest_all(&mut self, sessions: &[SessionRecord]) -> Vec<Result<i64, Error>> {
-        sessions.iter().map(|s| self.ingest(s)).collect()
+    /// Rolls the open transaction back (nothing to do when none is).
+    pub(crate) fn session_rollback(&mut self) {
+        if let Err(e) = self.rt.block_on(self.client.batch_execute("ROLLBACK")) {
+            tracing::debug!(error = %e, "rollback failed");
+        }
     }
 
     pub(crate) fn load(
@@ -865,181 +893,6 @@ fn count(n: i64) -> u64 {
 
 fn u32_of(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-/// One session in one transaction, two round trips: `BEGIN`, the key's
-/// lock, the old rows' delete and the trajectory with its turns
-/// (pipelined); then the other tables and `COMMIT` (pipelined). On any
-/// error the transaction is rolled back (the server does it too when the
-/// connection drops).
-async fn write_session(
-    client: &mut Client,
-    st: &Statements,
-    s: &SessionRows,
-) -> Result<i64, tokio_postgres::Error> {
-    let done = write_rows(client, st, s).await;
-    if done.is_err() {
-        let _ = client.batch_execute("ROLLBACK").await;
-    }
-    done
-}
-
-async fn write_rows(
-    tx: &Client,
-    st: &Statements,
-    s: &SessionRows,
-) -> Result<i64, tokio_postgres::Error> {
-    let key: [&(dyn ToSql + Sync); 3] = [&s.spec_id, &s.agent, &s.run_id];
-    let t = &s.turns;
-    let numbers: Vec<i64> = t.iter().map(|t| t.number).collect();
-    let timestamps: Vec<Option<i64>> = t.iter().map(|t| t.timestamp).collect();
-    let prompts: Vec<&str> = t.iter().map(|t| t.prompt.as_str()).collect();
-    let responses: Vec<&str> = t.iter().map(|t| t.response.as_str()).collect();
-    let tokens: Vec<Option<i64>> = t.iter().map(|t| t.token_count).collect();
-    let latencies: Vec<Option<i64>> = t.iter().map(|t| t.latency_ms).collect();
-    let header: [&(dyn ToSql + Sync); 12] = [
-        &s.spec_id,
-        &s.stage,
-        &s.agent,
-        &s.run_id,
-        &s.created_at,
-        &s.updated_at,
-        &numbers,
-        &timestamps,
-        &prompts,
-        &responses,
-        &tokens,
-        &latencies,
-    ];
-    let (_, _, _, rows) = tokio::try_join!(
-        tx.batch_execute("BEGIN"),
-        tx.execute(&st.lock, &key),
-        tx.execute(&st.delete, &key),
-        tx.query(&st.trajectory, &header)
-    )?;
-    let id: i64 = rows.first().map_or(0, |r| r.get(0));
-    let mut turn_ids: HashMap<i64, i64> = HashMap::with_capacity(s.turns.len());
-    for r in &rows {
-        if let (Some(turn), Some(number)) = (r.get::<_, Option<i64>>(1), r.get::<_, Option<i64>>(2))
-        {
-            turn_ids.insert(number, turn);
-        }
-    }
-    let turn_id = |number: i64| turn_ids.get(&number).copied().unwrap_or(0);
-    // Questions.
-    let (mut q_turn, mut q_text, mut q_effort, mut q_conf, mut q_reasons) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    // Violations.
-    let (mut v_turn, mut v_pref, mut v_exp, mut v_act, mut v_sev, mut v_s, mut v_e) = (
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-    );
-    for t in &s.turns {
-        let tid = turn_id(t.number);
-        for q in &t.questions {
-            q_turn.push(tid);
-            q_text.push(q.text.as_str());
-            q_effort.push(q.effort);
-            q_conf.push(q.confidence);
-            q_reasons.push(q.reasons.as_str());
-        }
-        for v in &t.violations {
-            v_turn.push(tid);
-            v_pref.push(v.preference.as_str());
-            v_exp.push(v.expected.as_str());
-            v_act.push(v.actual.as_str());
-            v_sev.push(v.severity);
-            v_s.push(v.span_start);
-            v_e.push(v.span_end);
-        }
-    }
-    let c = &s.tool_calls;
-    let c_pos: Vec<i64> = c.iter().map(|c| c.position).collect();
-    let c_step: Vec<Option<i64>> = c.iter().map(|c| c.step).collect();
-    let c_name: Vec<&str> = c.iter().map(|c| c.name.as_str()).collect();
-    let c_params: Vec<&str> = c.iter().map(|c| c.params.as_str()).collect();
-    let c_ok: Vec<bool> = c.iter().map(|c| c.ok).collect();
-    let c_out: Vec<i64> = c.iter().map(|c| c.output_chars).collect();
-    let g = &s.guidance;
-    let g_pos: Vec<i64> = g.iter().map(|g| g.position).collect();
-    let g_cls: Vec<&str> = g.iter().map(|g| g.classifier.as_str()).collect();
-    let g_conf: Vec<f64> = g.iter().map(|g| g.confidence).collect();
-    let g_reason: Vec<&str> = g.iter().map(|g| g.reason.as_str()).collect();
-    let questions = async {
-        if q_turn.is_empty() {
-            return Ok(0);
-        }
-        tx.execute(
-            &st.questions,
-            &[&q_turn, &q_text, &q_effort, &q_conf, &q_reasons],
-        )
-        .await
-    };
-    let violations = async {
-        if v_turn.is_empty() {
-            return Ok(0);
-        }
-        tx.execute(
-            &st.violations,
-            &[&v_turn, &v_pref, &v_exp, &v_act, &v_sev, &v_s, &v_e],
-        )
-        .await
-    };
-    let calls = async {
-        match &st.tool_calls {
-            Some(stmt) if !c_pos.is_empty() => {
-                tx.execute(
-                    stmt,
-                    &[&id, &c_pos, &c_step, &c_name, &c_params, &c_ok, &c_out],
-                )
-                .await
-            }
-            _ => Ok(0),
-        }
-    };
-    let guidance = async {
-        match &st.guidance {
-            Some(stmt) if !g_pos.is_empty() => {
-                tx.execute(stmt, &[&id, &g_pos, &g_cls, &g_conf, &g_reason])
-                    .await
-            }
-            _ => Ok(0),
-        }
-    };
-    let score = async {
-        let Some(sc) = &s.score else {
-            return Ok(0);
-        };
-        let values: [&(dyn ToSql + Sync); 10] = [
-            &id,
-            &sc.r_prod,
-            &sc.r_proact,
-            &sc.r_pers,
-            &sc.total,
-            &sc.profile,
-            &sc.technical_weight,
-            &sc.interaction_weight,
-            &s.created_at,
-            &sc.final_score,
-        ];
-        // A schema before version 3 has no final_score column.
-        let bound = if st.final_column { 10 } else { 9 };
-        tx.execute(&st.score, &values[..bound]).await
-    };
-    tokio::try_join!(
-        questions,
-        violations,
-        calls,
-        guidance,
-        score,
-        tx.batch_execute("COMMIT")
-    )?;
-    Ok(id)
 }
 
 /// The schema version, or `None` when the database holds no tact store.

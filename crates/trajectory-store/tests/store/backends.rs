@@ -9,7 +9,9 @@ use std::net::TcpListener;
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use tact_trajectory_store::{Error, Location, SCHEMA_VERSION, SessionRecord, Store};
+use tact_trajectory_store::{
+    Error, Location, SCHEMA_VERSION, SessionRecord, Store, ToolCallRecord,
+};
 
 use super::{TURNS, session, spawn_writer_at, temp_db};
 
@@ -593,5 +595,116 @@ mod connection_errors {
         let schema = PgSchema::new(&url, "empty");
         let e = Store::connect_read_only(&schema.location()).unwrap_err();
         assert!(matches!(e, Error::NoStore { .. }), "{e:?}");
+    }
+}
+
+/// A session written in pieces (many batches) is stored as the same
+/// session ingested whole; a writer dropped midway (after batches were
+/// written) leaves nothing; a replaced session leaves only its own rows.
+#[test]
+fn a_session_written_in_pieces_is_stored_whole_on_either_backend() {
+    for (name, loc, _keep) in backends("pieces") {
+        let mut store = Store::connect(&loc).unwrap();
+        // 700 turns and 700 calls: several batches of 512 rows.
+        let mut whole = session("p", 0, 700);
+        whole.tool_calls = (0..700)
+            .map(|i| ToolCallRecord {
+                position: i,
+                step: None,
+                name: "shell".into(),
+                params: serde_json::json!({"command": format!("ls {i}"), "api_key": "ghp_0123456789abcdefghijABCDEFGHIJklmnopQR"}),
+                ok: i % 5 != 0,
+                output_chars: u64::from(i),
+            })
+            .collect();
+        store.ingest(&whole).unwrap();
+        let expected = store
+            .load(&whole.spec_id, &whole.agent, &whole.run_id)
+            .unwrap()
+            .unwrap()
+            .session;
+        // The same session under another run id, in pieces.
+        let write = |store: &mut Store, run_id: &str| {
+            let mut w = store.session();
+            for (t, c) in whole.turns.iter().zip(&whole.tool_calls) {
+                w.turn(t).unwrap();
+                w.tool_call(c).unwrap();
+            }
+            for g in &whole.guidance {
+                w.guidance(g).unwrap();
+            }
+            let summary = SessionRecord {
+                run_id: run_id.into(),
+                turns: Vec::new(),
+                tool_calls: Vec::new(),
+                guidance: Vec::new(),
+                ..whole.clone()
+            };
+            w.finish(&summary).unwrap()
+        };
+        write(&mut store, "pieces");
+        let got = store
+            .load(&whole.spec_id, &whole.agent, "pieces")
+            .unwrap()
+            .unwrap()
+            .session;
+        assert_eq!(
+            SessionRecord {
+                run_id: whole.run_id.clone(),
+                ..got
+            },
+            expected,
+            "{name}"
+        );
+        assert!(
+            !serde_json::to_string(&expected)
+                .unwrap()
+                .contains("ghp_0123456789abcdefghijABCDEFGHIJklmnopQR"),
+            "{name}: redacted"
+        );
+        // Written again in pieces: replaced, its rows once.
+        write(&mut store, "pieces");
+        let counts = store.counts_by_session().unwrap();
+        assert_eq!(counts.len(), 2, "{name}");
+        for (key, c) in &counts {
+            assert_eq!(
+                (c.turns, c.tool_calls, c.scores),
+                (700, 700, 1),
+                "{name}: {key:?}"
+            );
+        }
+        // Dropped after batches were written: nothing of it stays.
+        {
+            let mut w = store.session();
+            for t in &whole.turns {
+                w.turn(t).unwrap();
+            }
+        }
+        assert_eq!(store.trajectory_count().unwrap(), 2, "{name}");
+        assert_eq!(store.counts_by_session().unwrap(), counts, "{name}");
+        assert_eq!(store.integrity_check().unwrap(), Ok(()), "{name}");
+        // A failing finish (a turn number twice, in the last batch) leaves
+        // nothing either, and the store goes on.
+        let mut w = store.session();
+        for t in &whole.turns {
+            w.turn(t).unwrap();
+        }
+        let mut bad = whole.clone();
+        bad.run_id = "bad".into();
+        bad.turns.truncate(1);
+        bad.tool_calls.clear();
+        assert!(
+            matches!(w.finish(&bad), Err(Error::Ingest { .. })),
+            "{name}"
+        );
+        assert!(
+            matches!(w.finish(&bad), Err(Error::Ingest { .. })),
+            "{name}: finished once"
+        );
+        drop(w);
+        assert_eq!(store.counts_by_session().unwrap(), counts, "{name}");
+        store.ingest(&session("p", 3, 2)).unwrap();
+        assert_eq!(store.trajectory_count().unwrap(), 3, "{name}");
+        assert_eq!(store.integrity_check().unwrap(), Ok(()), "{name}");
     }
 }
