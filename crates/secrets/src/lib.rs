@@ -47,8 +47,10 @@ mod families;
 mod first_bytes;
 #[cfg(test)]
 mod glued;
+mod lanes;
 mod reference;
 mod scanner;
+mod window;
 
 pub use error::Error;
 pub use families::{
