@@ -99,28 +99,49 @@ fn keywords_are_ascii() {
     }
 }
 
+/// The spans the scanner finds in `t` through its keyword pass (each
+/// pattern run only around its keywords) and its redaction are those of
+/// running every pattern on the whole text; whether there is any.
+fn same_as_every_pattern(b: &Builtins, shapes: &Shapes, t: &str) -> bool {
+    let mut fast = shapes.spans(t);
+    let mut full: Vec<Range> = b
+        .entries
+        .iter()
+        .flat_map(|e| e.confirmed(t, None))
+        .collect();
+    assert_eq!(
+        replace_spans(t, fast.clone()),
+        replace_spans(t, full.clone()),
+        "{t}"
+    );
+    fast.sort_by_key(|r| (r.start, r.end));
+    full.sort_by_key(|r| (r.start, r.end));
+    fast.dedup();
+    full.dedup();
+    assert_eq!(fast, full, "{t}");
+    !full.is_empty()
+}
+
 /// Every span the scanner finds through its keyword pass, over the
-/// family examples planted in text and every text of the repository's
-/// fixtures, is the span of running every pattern on the whole text:
-/// no pattern matches a text that lacks its keywords.
+/// family examples planted in text, every line of the repository's
+/// fixtures and each fixture file whole (up to 64 KiB: windows inside a
+/// long text), is the span of running every pattern on the whole text:
+/// no pattern matches a text that lacks its keywords, nor away from them.
 #[test]
 fn the_keyword_pass_loses_no_match() {
     let b = Arc::new(Builtins::build().unwrap());
     let shapes = Shapes::with_extra(Arc::clone(&b), &[]).unwrap();
-    let every = |s: &str| -> Vec<std::ops::Range<usize>> {
-        b.entries
-            .iter()
-            .flat_map(|e| e.confirmed(s, None))
-            .collect()
-    };
     let mut texts: Vec<String> = Vec::new();
+    let mut dense = String::new();
     for (seed, f) in crate::FAMILY_EXAMPLES.iter().enumerate() {
         let (example, _) = crate::expand_example(f.example, seed as u64);
         texts.push(example.clone());
         texts.push(format!("set it with {example}, then run it"));
         texts.push(example.to_uppercase());
         texts.push(example.to_lowercase());
+        dense.push_str(&format!("the key is {example} and then\n"));
     }
+    texts.push(dense);
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     let mut stack = vec![root];
     while let Some(dir) = stack.pop() {
@@ -130,21 +151,19 @@ fn the_keyword_pass_loses_no_match() {
                 stack.push(path);
             } else if let Ok(text) = std::fs::read_to_string(&path) {
                 texts.extend(text.lines().take(2000).map(str::to_owned));
+                let mut end = text.len().min(64 << 10);
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                texts.push(text.get(..end).unwrap_or_default().to_owned());
             }
         }
     }
     assert!(texts.len() > 1000, "{} texts", texts.len());
-    let mut found = 0;
-    for t in &texts {
-        let mut fast = shapes.spans(t);
-        let mut full = every(t);
-        fast.sort_by_key(|r| (r.start, r.end));
-        full.sort_by_key(|r| (r.start, r.end));
-        fast.dedup();
-        full.dedup();
-        assert_eq!(fast, full, "{t}");
-        found += usize::from(!full.is_empty());
-    }
+    let found = texts
+        .iter()
+        .filter(|t| same_as_every_pattern(&b, &shapes, t))
+        .count();
     assert!(found > crate::FAMILY_EXAMPLES.len(), "{found}");
     // Past DFA_AFTER bytes the scan moved from the NFA to the DFA:
     // both took part in the comparison.
@@ -152,4 +171,56 @@ fn the_keyword_pass_loses_no_match() {
         matches!(b.fast.get(), Some(Some(_))),
         "the DFA was not built"
     );
+}
+
+/// Pieces of generated texts: keywords, credential-like runs, the
+/// characters around assignments, non-ASCII text.
+fn piece() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let keywords: Vec<String> = SHAPES
+        .iter()
+        .flat_map(|s| match s.form {
+            Form::One(_, k) => k.to_vec(),
+            Form::Any(alts) => alts.iter().flat_map(|(_, k)| k.iter().copied()).collect(),
+            Form::Assign(v) => v.iter().map(|(k, _, _)| *k).collect(),
+        })
+        .map(str::to_owned)
+        .collect();
+    let examples: Vec<String> = crate::FAMILY_EXAMPLES
+        .iter()
+        .enumerate()
+        .map(|(seed, f)| crate::expand_example(f.example, seed as u64).0)
+        .collect();
+    prop_oneof![
+        3 => proptest::sample::select(keywords).prop_flat_map(|k| {
+            prop_oneof![Just(k.clone()), Just(k.to_ascii_uppercase()), Just(k.to_ascii_lowercase())]
+        }),
+        2 => proptest::sample::select(examples),
+        3 => "[A-Za-z0-9_]{1,40}",
+        3 => proptest::sample::select(vec![
+            " ", "=", ": ", "\"", "'", "\n", "_", "-", ".", "://", "@", " = ", "→", "é",
+            "Bearer ", "kind: Secret\n", "data:\n  k: ", "-----BEGIN RSA PRIVATE KEY-----\n",
+        ])
+        .prop_map(str::to_owned),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+    /// On texts glued from keywords, examples and the characters around
+    /// credentials, the keyword pass's windows find what every pattern
+    /// over the whole text finds.
+    #[test]
+    fn windows_find_what_whole_text_runs_find(pieces in proptest::collection::vec(piece(), 1..40)) {
+        static SCANNER: LazyLock<(Arc<Builtins>, Shapes)> = LazyLock::new(|| {
+            // The DFA's four-part scan from the first text on.
+            let b = Builtins::build().unwrap();
+            b.fast.set(Keywords::new(&b.words)).unwrap();
+            let b = Arc::new(b);
+            let shapes = Shapes::with_extra(Arc::clone(&b), &[]).unwrap();
+            (b, shapes)
+        });
+        let (b, shapes) = &*SCANNER;
+        same_as_every_pattern(b, shapes, &pieces.concat());
+    }
 }
