@@ -173,7 +173,7 @@ impl Entry {
     /// keywords occurring at `hits` (`None`: anywhere).
     fn is_match(&self, s: &str, hits: Option<&[(usize, usize)]>) -> bool {
         self.regex()
-            .is_none_or(|(re, reach)| !window::matches(re, *reach, s, hits).is_empty())
+            .is_none_or(|(re, reach)| !window::matches(re, reach, s, hits).is_empty())
     }
 
     /// The confirmed spans of the pattern in `s`, its keywords occurring
@@ -186,7 +186,7 @@ impl Entry {
             return std::iter::once(0..s.len()).collect();
         };
         let text = |span: Span| s.get(span.range()).unwrap_or_default();
-        window::matches(re, *reach, s, hits)
+        window::matches(re, reach, s, hits)
             .into_iter()
             .filter_map(|(whole, part)| {
                 let part_text = text(part);

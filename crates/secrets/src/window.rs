@@ -13,9 +13,12 @@
 //!   runs in the windows of `n` bytes either side of each occurrence,
 //!   merged where they touch: every whole-text match lies whole in one
 //!   window, and a window's search sees the text outside it for `\b`;
+//! - a pattern none of whose matches holds some bytes (a URL's, no
+//!   whitespace: [`Reach::Between`]) runs in the run of other bytes
+//!   around each occurrence, for the same reason;
 //! - any other pattern runs over the whole text ([`Reach::Whole`]).
 //!
-//! Both are read off the pattern's syntax tree when it is compiled. The
+//! All are read off the pattern's syntax tree when it is compiled. The
 //! keyword pass folds ASCII case only, as this analysis does: a pattern's
 //! `(?i)` also matches the Kelvin sign for `k` and the long `ſ` for `s`,
 //! which no keyword pass finds, in a window or not.
@@ -25,7 +28,7 @@ use regex_automata::{Anchored, Input, Span};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// How far from its keyword occurrences a pattern can match.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Reach {
     /// Anywhere: run over the whole text.
     Whole,
@@ -33,6 +36,9 @@ pub(crate) enum Reach {
     Led,
     /// Every match is at most this many bytes long.
     Within(usize),
+    /// No match holds any of these bytes (by value): a match lies in the
+    /// run of other bytes around its keyword.
+    Between(Box<[bool; 256]>),
 }
 
 /// The most leading strings followed through a pattern's alternatives.
@@ -65,9 +71,44 @@ impl Reach {
         if led {
             return Self::Led;
         }
-        match hir.properties().maximum_len() {
-            Some(n) => Self::Within(n),
-            None => Self::Whole,
+        if let Some(n) = hir.properties().maximum_len() {
+            return Self::Within(n);
+        }
+        let mut stops = Box::new([true; 256]);
+        may_hold(&hir, &mut stops);
+        if stops.iter().any(|&stop| stop) {
+            Self::Between(stops)
+        } else {
+            Self::Whole
+        }
+    }
+}
+
+/// Clears in `stops` each byte a match of `hir` may hold.
+fn may_hold(hir: &Hir, stops: &mut [bool; 256]) {
+    let mut clear = |from: u32, to: u32| {
+        // Any non-ASCII character: every byte of its encoding.
+        let to = if to >= 0x80 { 0xFF } else { to };
+        let from = if from >= 0x80 { 0x80 } else { from };
+        for b in from..=to {
+            if let Some(stop) = usize::try_from(b).ok().and_then(|b| stops.get_mut(b)) {
+                *stop = false;
+            }
+        }
+    };
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => {}
+        HirKind::Literal(lit) => lit.0.iter().for_each(|&b| clear(b.into(), b.into())),
+        HirKind::Class(Class::Unicode(cls)) => cls
+            .iter()
+            .for_each(|r| clear(r.start().into(), r.end().into())),
+        HirKind::Class(Class::Bytes(cls)) => cls
+            .iter()
+            .for_each(|r| clear(r.start().into(), r.end().into())),
+        HirKind::Repetition(rep) => may_hold(&rep.sub, stops),
+        HirKind::Capture(cap) => may_hold(&cap.sub, stops),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => {
+            subs.iter().for_each(|sub| may_hold(sub, stops));
         }
     }
 }
@@ -186,13 +227,13 @@ fn folded_bytes(class: &Class) -> Option<Vec<u8>> {
 /// `None`: anywhere): exactly those of a search over the whole text.
 pub(crate) fn matches(
     re: &Regex,
-    reach: Reach,
+    reach: &Reach,
     text: &str,
     hits: Option<&[(usize, usize)]>,
 ) -> Vec<(Span, Span)> {
     let (reach, hits) = match hits {
         Some(hits) => (reach, hits),
-        None => (Reach::Whole, &[][..]),
+        None => (&Reach::Whole, &[][..]),
     };
     let mut caps = re.create_captures();
     let mut out = Vec::new();
@@ -223,11 +264,26 @@ pub(crate) fn matches(
                 }
             }
         }
-        Reach::Within(n) => {
+        Reach::Within(_) | Reach::Between(_) => {
+            let bytes = text.as_bytes();
+            let stop = |b: &u8| match reach {
+                Reach::Between(stops) => stops.get(usize::from(*b)).copied().unwrap_or(false),
+                _ => false,
+            };
             let mut windows: Vec<(usize, usize)> = Vec::new();
             for &(at, len) in hits {
-                let mut start = (at + len).saturating_sub(n);
-                let mut end = at.saturating_add(n).min(text.len());
+                let (mut start, mut end) = match *reach {
+                    Reach::Within(n) => ((at + len).saturating_sub(n), at.saturating_add(n)),
+                    _ => {
+                        let before = bytes.get(..at).unwrap_or_default();
+                        let after = bytes.get(at..).unwrap_or_default();
+                        (
+                            before.iter().rposition(stop).map_or(0, |i| i + 1),
+                            after.iter().position(stop).map_or(text.len(), |i| at + i),
+                        )
+                    }
+                };
+                end = end.min(text.len());
                 while !text.is_char_boundary(start) {
                     start -= 1;
                 }
