@@ -50,16 +50,22 @@ impl Keywords {
         };
         let bytes = s.as_bytes();
         let n = bytes.len();
-        let part = n.div_ceil(LANES);
-        if n < SPLIT_FROM || part < self.longest {
+        if n < SPLIT_FROM {
             self.run(bytes, 0, 0..n, start, &mut found);
             return;
         }
-        // Lane k reports starts in [k * part, (k + 1) * part) and scans on
-        // to where the longest keyword starting there ends.
+        // Lane k reports starts in [k * part, (k + 1) * part) (the last
+        // lane: to the end) and scans on to where the longest keyword
+        // starting there ends; the parts are cut so that the four scans
+        // are about as long.
+        let part = (n + 1 - self.longest.min(n)).div_ceil(LANES).max(1);
         let lane = |k: usize| {
             let from = (k * part).min(n);
-            let to = ((k + 1) * part).min(n);
+            let to = if k + 1 == LANES {
+                n
+            } else {
+                ((k + 1) * part).min(n)
+            };
             let end = (to + self.longest - 1).min(n);
             (from, to, end)
         };

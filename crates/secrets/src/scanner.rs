@@ -159,8 +159,8 @@ impl Entry {
 
     fn regex(&self) -> Option<&(Regex, Reach)> {
         self.regex
-            .get_or_init(|| match Regex::new(&self.pattern) {
-                Ok(re) => Some((re, Reach::of(&self.pattern, &self.keywords))),
+            .get_or_init(|| match window::compile(&self.pattern, &self.keywords) {
+                Ok(compiled) => Some(compiled),
                 Err(e) => {
                     tracing::error!(shape = %self.id, error = %e, "a credential shape failed to compile");
                     None
@@ -171,7 +171,7 @@ impl Entry {
 
     /// Whether the pattern matches `s` at all (before confirmation), its
     /// keywords occurring at `hits` (`None`: anywhere).
-    fn is_match(&self, s: &str, hits: Option<&[(usize, usize)]>) -> bool {
+    fn is_match(&self, s: &str, hits: Option<&[Spot]>) -> bool {
         self.regex()
             .is_none_or(|(re, reach)| !window::matches(re, reach, s, hits).is_empty())
     }
@@ -181,7 +181,7 @@ impl Entry {
     /// group that took part, else the whole match), when the shape's check
     /// accepts it. A pattern that failed to compile confirms the whole
     /// text (nothing unchecked is let through).
-    fn confirmed(&self, s: &str, hits: Option<&[(usize, usize)]>) -> Vec<Range> {
+    fn confirmed(&self, s: &str, hits: Option<&[Spot]>) -> Vec<Range> {
         let Some((re, reach)) = self.regex() else {
             return std::iter::once(0..s.len()).collect();
         };
@@ -222,17 +222,17 @@ const KEYWORD_LEN: usize = 8;
 /// The most built-in patterns the keyword pass can select among.
 const MAX_BUILTIN: usize = 256;
 
-/// Where a text's keywords occur, by the built-in pattern they key: each
-/// pattern's occurrences (start and length), ascending, the patterns in
-/// the scanner's order; `None` when the keyword pass failed (every pattern
-/// then runs over the whole text).
+/// Where a text's keywords occur, by the built-in pattern they key: the
+/// pattern, the start and the length of each occurrence, sorted (the
+/// patterns in the scanner's order, each one's occurrences ascending).
+type Spot = (u16, usize, usize);
+
+/// A text's keyword occurrences; `every` when the keyword pass failed
+/// (every pattern then runs over the whole text).
 #[derive(Debug, Default)]
 struct Hits {
-    /// Start and length of each occurrence, grouped by pattern.
-    spots: Vec<(usize, usize)>,
-    /// Each pattern a keyword keys, with where its occurrences lie in
-    /// `spots`.
-    patterns: Vec<(usize, Range)>,
+    /// The occurrences, sorted.
+    spots: Vec<Spot>,
     /// The keyword pass failed: every pattern runs.
     every: bool,
 }
@@ -340,7 +340,11 @@ impl Builtins {
                 }
             }
         };
-        let seen = self.scanned.fetch_add(s.len(), Ordering::Relaxed) + s.len();
+        // Once the DFA is built, bytes are no longer counted.
+        let seen = match self.fast.get() {
+            Some(_) => usize::MAX,
+            None => self.scanned.fetch_add(s.len(), Ordering::Relaxed) + s.len(),
+        };
         let fast = match self.fast.get() {
             Some(fast) => fast.as_ref(),
             None if seen < DFA_AFTER => None,
@@ -375,20 +379,10 @@ impl Builtins {
         }
         found.sort_unstable();
         found.dedup();
-        let mut hits = Hits {
-            spots: Vec::with_capacity(found.len()),
-            ..Hits::default()
-        };
-        for (e, at, len) in found {
-            let e = usize::from(e);
-            let i = hits.spots.len();
-            hits.spots.push((at, len));
-            match hits.patterns.last_mut() {
-                Some((last, range)) if *last == e => range.end = i + 1,
-                _ => hits.patterns.push((e, i..i + 1)),
-            }
+        Hits {
+            spots: found,
+            every: false,
         }
-        hits
     }
 }
 
@@ -456,15 +450,13 @@ impl Shapes {
     fn candidates<'a: 'h, 'h>(
         &'a self,
         hits: &'h Hits,
-    ) -> impl Iterator<Item = (&'a Entry, Option<&'h [(usize, usize)]>)> + 'h {
+    ) -> impl Iterator<Item = (&'a Entry, Option<&'h [Spot]>)> + 'h {
         let every = hits
             .every
             .then(|| self.builtin.entries.iter().map(|e| (e, None)));
-        let keyed = hits.patterns.iter().filter_map(|(i, range)| {
-            Some((
-                self.builtin.entries.get(*i)?,
-                Some(hits.spots.get(range.clone())?),
-            ))
+        let keyed = hits.spots.chunk_by(|a, b| a.0 == b.0).filter_map(|spots| {
+            let &(e, ..) = spots.first()?;
+            Some((self.builtin.entries.get(usize::from(e))?, Some(spots)))
         });
         every
             .into_iter()
@@ -490,6 +482,9 @@ impl Shapes {
     /// Every confirmed credential span of `s` (possibly overlapping).
     fn spans(&self, s: &str) -> Vec<Range> {
         let hits = self.hits(s);
+        if hits.spots.is_empty() && !hits.every && self.extra.is_empty() {
+            return Vec::new();
+        }
         self.candidates(&hits)
             .flat_map(|(e, h)| e.confirmed(s, h))
             .collect()

@@ -24,6 +24,7 @@
 //! which no keyword pass finds, in a window or not.
 
 use regex_automata::meta::Regex;
+use regex_automata::util::captures::Captures;
 use regex_automata::{Anchored, Input, Span};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
@@ -47,22 +48,32 @@ const MAX_LEADS: usize = 256;
 /// Leading strings longer than this are not extended further.
 const MAX_LEAD_LEN: usize = 32;
 
+/// `pattern` compiled (the `regex` crate's syntax and defaults), with its
+/// reach around `keywords`; the error's message when it does not compile.
+pub(crate) fn compile(pattern: &str, keywords: &[&str]) -> Result<(Regex, Reach), String> {
+    let hir = regex_syntax::ParserBuilder::new()
+        .build()
+        .parse(pattern)
+        .map_err(|e| e.to_string())?;
+    let regex = Regex::builder()
+        .build_from_hir(&hir)
+        .map_err(|e| e.to_string())?;
+    Ok((regex, Reach::of(&hir, keywords)))
+}
+
 impl Reach {
-    /// The reach of `pattern` (as compiled) keyed on `keywords` (ASCII,
-    /// compared in lower case); [`Reach::Whole`] when the pattern does not
-    /// parse or has no keyword.
-    pub(crate) fn of(pattern: &str, keywords: &[&str]) -> Self {
+    /// The reach of a pattern (its syntax tree) keyed on `keywords`
+    /// (ASCII, compared in lower case); [`Reach::Whole`] when it has no
+    /// keyword.
+    fn of(hir: &Hir, keywords: &[&str]) -> Self {
         if keywords.is_empty() {
             return Self::Whole;
         }
-        let Ok(hir) = regex_syntax::ParserBuilder::new().build().parse(pattern) else {
-            return Self::Whole;
-        };
         let keywords: Vec<Vec<u8>> = keywords
             .iter()
             .map(|k| k.to_ascii_lowercase().into_bytes())
             .collect();
-        let led = leads(&hir).is_some_and(|leads| {
+        let led = leads(hir).is_some_and(|leads| {
             !leads.is_empty()
                 && leads
                     .iter()
@@ -75,7 +86,7 @@ impl Reach {
             return Self::Within(n);
         }
         let mut stops = Box::new([true; 256]);
-        may_hold(&hir, &mut stops);
+        may_hold(hir, &mut stops);
         if stops.iter().any(|&stop| stop) {
             Self::Between(stops)
         } else {
@@ -223,43 +234,55 @@ fn folded_bytes(class: &Class) -> Option<Vec<u8>> {
 
 /// The spans of the matches of `re` in `text` (the whole match and its
 /// first capture group that took part, else the whole match again), where
-/// the pattern's keywords occur at `hits` (start and length, ascending;
-/// `None`: anywhere): exactly those of a search over the whole text.
+/// the pattern's keywords occur at `hits` (pattern, start and length,
+/// ascending; `None`: anywhere): exactly those of a search over the whole
+/// text.
 pub(crate) fn matches(
     re: &Regex,
     reach: &Reach,
     text: &str,
-    hits: Option<&[(usize, usize)]>,
+    hits: Option<&[(u16, usize, usize)]>,
 ) -> Vec<(Span, Span)> {
     let (reach, hits) = match hits {
         Some(hits) => (reach, hits),
         None => (&Reach::Whole, &[][..]),
     };
-    let mut caps = re.create_captures();
     let mut out = Vec::new();
-    let mut push = |caps: &regex_automata::util::captures::Captures| -> Option<Span> {
+    if hits.is_empty() && !matches!(reach, Reach::Whole) {
+        return out;
+    }
+    let spans = |caps: &Captures| -> Option<(Span, Span)> {
         let whole = caps.get_match()?.span();
         let part = (1..caps.group_len())
             .find_map(|g| caps.get_group(g))
             .unwrap_or(whole);
+        Some((whole, part))
+    };
+    if let Reach::Whole = reach {
+        out.extend(re.captures_iter(text).filter_map(|c| spans(&c)));
+        return out;
+    }
+    // The match at `input`'s leftmost place, if any, its spans kept; most
+    // searches find none, and are made without captures.
+    let mut caps: Option<Captures> = None;
+    let mut find = |input: &Input<'_>| -> Option<Span> {
+        re.search_half(input)?;
+        let caps = caps.get_or_insert_with(|| re.create_captures());
+        re.search_captures(input, caps);
+        let (whole, part) = spans(caps)?;
         out.push((whole, part));
         Some(whole)
     };
     match reach {
-        Reach::Whole => {
-            for c in re.captures_iter(text) {
-                push(&c);
-            }
-        }
+        Reach::Whole => {}
         Reach::Led => {
             let mut from = 0;
-            for &(at, _) in hits {
+            for &(_, at, _) in hits {
                 if at < from {
                     continue;
                 }
                 let input = Input::new(text).range(at..).anchored(Anchored::Yes);
-                re.search_captures(&input, &mut caps);
-                if let Some(m) = push(&caps) {
+                if let Some(m) = find(&input) {
                     from = m.end.max(at + 1);
                 }
             }
@@ -271,7 +294,7 @@ pub(crate) fn matches(
                 _ => false,
             };
             let mut windows: Vec<(usize, usize)> = Vec::new();
-            for &(at, len) in hits {
+            for &(_, at, len) in hits {
                 let (mut start, mut end) = match *reach {
                     Reach::Within(n) => ((at + len).saturating_sub(n), at.saturating_add(n)),
                     _ => {
@@ -303,8 +326,7 @@ pub(crate) fn matches(
             for (start, end) in merged {
                 let mut input = Input::new(text).range(start..end);
                 loop {
-                    re.search_captures(&input, &mut caps);
-                    let Some(m) = push(&caps) else { break };
+                    let Some(m) = find(&input) else { break };
                     if m.end >= end || m.is_empty() {
                         break;
                     }
