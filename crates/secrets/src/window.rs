@@ -325,8 +325,7 @@ pub(crate) fn matches(
             }
             for (start, end) in merged {
                 let mut input = Input::new(text).range(start..end);
-                loop {
-                    let Some(m) = find(&input) else { break };
+                while let Some(m) = find(&input) {
                     if m.end >= end || m.is_empty() {
                         break;
                     }
