@@ -135,7 +135,7 @@ struct Entry {
     pattern: String,
     /// The keywords every match contains one of (ASCII, compared in lower
     /// case); none for a host's own shapes.
-    keywords: Vec<&'static str>,
+    keywords: &'static [&'static str],
     /// Compiled the first time a text needs it, with where it can match
     /// around its keywords; `None` if it failed to compile (then every
     /// text that needs it is taken as holding it).
@@ -152,14 +152,14 @@ impl Entry {
             label: label.to_owned(),
             check,
             pattern: ascii_boundaries(pattern),
-            keywords: Vec::new(),
+            keywords: &[],
             regex: OnceLock::new(),
         }
     }
 
     fn regex(&self) -> Option<&(Regex, Reach)> {
         self.regex
-            .get_or_init(|| match window::compile(&self.pattern, &self.keywords) {
+            .get_or_init(|| match window::compile(&self.pattern, self.keywords) {
                 Ok(compiled) => Some(compiled),
                 Err(e) => {
                     tracing::error!(shape = %self.id, error = %e, "a credential shape failed to compile");
@@ -272,10 +272,10 @@ impl Builtins {
         let mut entries: Vec<Entry> = Vec::new();
         let mut words: Vec<&'static str> = Vec::new();
         let mut keyed: Vec<Vec<(u16, Option<&'static str>)>> = Vec::new();
-        let mut key = |entry: &mut Entry, at: usize, kws: &[&'static str]| {
+        let mut key = |entry: &mut Entry, at: usize, kws: &'static [&'static str]| {
             let id = u16::try_from(at).unwrap_or(u16::MAX);
+            entry.keywords = kws;
             for &kw in kws {
-                entry.keywords.push(kw);
                 // The automaton's keywords are at most KEYWORD_LEN bytes
                 // long: their first bytes occur wherever they do.
                 let kw = kw.get(..KEYWORD_LEN).unwrap_or(kw);
@@ -293,7 +293,7 @@ impl Builtins {
             }
         };
         for s in SHAPES {
-            let mut add = |pattern: &str, kws: &[&'static str]| {
+            let mut add = |pattern: &str, kws: &'static [&'static str]| {
                 let mut entry = Entry::new(s.id, s.label, s.check, pattern);
                 key(&mut entry, entries.len(), kws);
                 entries.push(entry);
@@ -306,8 +306,8 @@ impl Builtins {
                     }
                 }
                 Form::Assign(vendors) => {
-                    for &(kw, word, value) in vendors {
-                        add(&assignment(word, value), &[kw]);
+                    for (kw, word, value) in vendors {
+                        add(&assignment(word, value), std::slice::from_ref(kw));
                     }
                 }
             }
