@@ -5,16 +5,17 @@
 
 use super::*;
 
-fn lines_under(dir: &std::path::Path, out: &mut Vec<String>) {
+/// Calls `each` with the text of every file under `dir`, at any depth.
+fn texts_under(dir: &std::path::Path, each: &mut impl FnMut(String)) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for e in entries.flatten() {
         let path = e.path();
         if path.is_dir() {
-            lines_under(&path, out);
+            texts_under(&path, each);
         } else if let Ok(text) = std::fs::read_to_string(&path) {
-            out.extend(text.lines().map(str::to_owned));
+            each(text);
         }
     }
 }
@@ -57,7 +58,9 @@ fn the_first_byte_pass_and_the_lanes_find_what_the_automaton_finds() {
     }
     texts.push(b.words.concat());
     let logs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/logs");
-    lines_under(&logs, &mut texts);
+    texts_under(&logs, &mut |text| {
+        texts.extend(text.lines().map(str::to_owned));
+    });
     assert!(texts.len() > 1000, "{}", texts.len());
     let runs: Vec<String> = texts.chunks(7).map(|c| c.concat()).collect();
     texts.extend(runs);
@@ -143,22 +146,14 @@ fn the_keyword_pass_loses_no_match() {
     }
     texts.push(dense);
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-    let mut stack = vec![root];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if let Ok(text) = std::fs::read_to_string(&path) {
-                texts.extend(text.lines().take(2000).map(str::to_owned));
-                let mut end = text.len().min(64 << 10);
-                while !text.is_char_boundary(end) {
-                    end -= 1;
-                }
-                texts.push(text.get(..end).unwrap_or_default().to_owned());
-            }
+    texts_under(&root, &mut |text| {
+        texts.extend(text.lines().take(2000).map(str::to_owned));
+        let mut end = text.len().min(64 << 10);
+        while !text.is_char_boundary(end) {
+            end -= 1;
         }
-    }
+        texts.push(text.get(..end).unwrap_or_default().to_owned());
+    });
     assert!(texts.len() > 1000, "{} texts", texts.len());
     let found = texts
         .iter()
