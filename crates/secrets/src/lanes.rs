@@ -84,8 +84,8 @@ impl Keywords {
             q2 = dfa.next_state(Anchored::No, q2, b2);
             q3 = dfa.next_state(Anchored::No, q3, b3);
             if dfa.is_special(q0) | dfa.is_special(q1) | dfa.is_special(q2) | dfa.is_special(q3) {
-                for (k, q) in [q0, q1, q2, q3].into_iter().enumerate() {
-                    if let Some(&(f, t, _)) = lanes.get(k) {
+                for (&(f, t, _), q) in lanes.iter().zip([q0, q1, q2, q3]) {
+                    if dfa.is_special(q) {
                         self.report(q, f + i, f..t, &mut found);
                     }
                 }
