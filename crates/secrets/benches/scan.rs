@@ -3,7 +3,9 @@
 //! credential, 1 MB of prose, typical text (every line of the repository's
 //! real agent-log samples, one call per line, as an importer or the watch
 //! view redacts them) and text full of credential-like tokens (every
-//! gitleaks family's example, with prose between them).
+//! gitleaks family's example, with prose between them). `SCAN_BENCH_LOGS`
+//! names another folder of logs for the typical text (to compare builds
+//! on the same lines).
 
 use std::hint::black_box;
 
@@ -19,8 +21,12 @@ fn scan(c: &mut Criterion) {
     while prose.len() < 1 << 20 {
         prose.push_str("The build is green and retried now. Should I ship it? The cache is warm. ");
     }
-    // Typical text: each line of the real agent logs under fixtures/logs.
-    let logs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/logs");
+    // Typical text: each line of the real agent logs under fixtures/logs,
+    // or under the folder `SCAN_BENCH_LOGS` names (another commit's logs).
+    let logs = std::env::var_os("SCAN_BENCH_LOGS").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/logs"),
+        std::path::PathBuf::from,
+    );
     let mut lines: Vec<String> = Vec::new();
     let mut stack = vec![logs];
     while let Some(dir) = stack.pop() {

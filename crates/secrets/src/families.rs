@@ -43,11 +43,15 @@ pub(crate) enum Check {
     UserPass,
 }
 
-/// The patterns of a shape, each keyed on its keywords: lowercase ASCII
-/// literals of which every match of the pattern contains at least one (in
-/// any case). The scanner runs a pattern only on a text where one of its
-/// keywords occurs, and compiles it the first time that happens, as
-/// gitleaks keys each rule on its keywords.
+/// The patterns of a shape, each keyed on its keywords: ASCII literals of
+/// which every match of the pattern contains at least one, in any case
+/// when the keyword is written in lower case, in the case written when it
+/// has an upper-case letter (its pattern matches that case only, as
+/// `env_credential`'s `TOKEN`: the common word "token" then runs
+/// nothing). The scanner runs a pattern only on a text where one of its
+/// keywords occurs, and only around the occurrences (see `window`), and
+/// compiles it the first time that happens, as gitleaks keys each rule on
+/// its keywords.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Form {
     /// One pattern and its keywords.
@@ -108,12 +112,12 @@ pub(crate) const SHAPES: &[Shape] = &[
         Form::One(
             r"\g(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b|\gABSK[A-Za-z0-9+/]{109,}={0,2}|\gbedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]*",
             &[
-                "a3t",
-                "akia",
-                "asia",
-                "abia",
-                "acca",
-                "absk",
+                "A3T",
+                "AKIA",
+                "ASIA",
+                "ABIA",
+                "ACCA",
+                "ABSK",
                 "bedrock-api-key-",
             ],
         ),
@@ -175,7 +179,7 @@ pub(crate) const SHAPES: &[Shape] = &[
         "a JWT",
         Form::One(
             r"\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*|\bZXlK[A-Za-z0-9/_+-]{40,}={0,2}",
-            &["eyj", "zxlk"],
+            &["eyJ", "ZXlK"],
         ),
         Check::Always,
     ),
@@ -259,7 +263,7 @@ pub(crate) const SHAPES: &[Shape] = &[
     shape(
         "twilio_key",
         "a Twilio API key",
-        Form::One(r"\bSK[0-9a-fA-F]{32}\b", &["sk"]),
+        Form::One(r"\bSK[0-9a-fA-F]{32}\b", &["SK"]),
         Check::Always,
     ),
     shape(
@@ -521,15 +525,15 @@ pub(crate) const SHAPES: &[Shape] = &[
         Form::One(
             r#"\b[A-Z0-9_]*(?:PASS|PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH)[ \t]*=[ \t]*\\?["']?([^\s"'$<{*\[\\][^\s"',;\\]{3,})"#,
             &[
-                "pass",
-                "secret",
-                "token",
-                "api_key",
-                "apikey",
-                "access_key",
-                "private_key",
-                "credential",
-                "auth",
+                "PASS",
+                "SECRET",
+                "TOKEN",
+                "API_KEY",
+                "APIKEY",
+                "ACCESS_KEY",
+                "PRIVATE_KEY",
+                "CREDENTIAL",
+                "AUTH",
             ],
         ),
         Check::SecretLike,

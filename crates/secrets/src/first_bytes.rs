@@ -33,9 +33,9 @@ impl FirstBytes {
         Self { words, starts }
     }
 
-    /// Calls `found` with the id of each keyword occurring in `s` (once or
-    /// more per keyword).
-    pub(crate) fn find(&self, s: &str, mut found: impl FnMut(usize)) {
+    /// Calls `found` with the id and the start of each occurrence of a
+    /// keyword in `s`.
+    pub(crate) fn find(&self, s: &str, mut found: impl FnMut(usize, usize)) {
         let bytes = s.as_bytes();
         for (i, b) in bytes.iter().enumerate() {
             let b = usize::from(b.to_ascii_lowercase());
@@ -52,7 +52,7 @@ impl FirstBytes {
                     .get(..word.len())
                     .is_some_and(|head| head.eq_ignore_ascii_case(word))
                 {
-                    found(id);
+                    found(id, i);
                 }
             }
         }

@@ -29,8 +29,12 @@
 //! `bearer`...); one Aho-Corasick automaton over every keyword (built once
 //! per process, case-insensitive) picks the patterns a text needs, and
 //! each pattern is compiled the first time a text needs it, in the `regex`
-//! syntax: no look-around, linear time. A text with no keyword compiles
-//! and runs no regex. Key names are checked without regex.
+//! syntax: no look-around, linear time. A pattern then runs only around
+//! its keywords' occurrences: anchored at each when every match starts
+//! with a keyword, else in a window as long as its longest match, else in
+//! the run of bytes its matches may hold (a URL's: no whitespace), and
+//! finds what a run over the whole text finds. A text with no keyword
+//! compiles and runs no regex. Key names are checked without regex.
 //!
 //! The shapes cover 129 of the 130 credential families of gitleaks'
 //! default configuration (see [`FAMILY_EXAMPLES`], [`NOT_COVERED`] and
@@ -47,8 +51,10 @@ mod families;
 mod first_bytes;
 #[cfg(test)]
 mod glued;
+mod lanes;
 mod reference;
 mod scanner;
+mod window;
 
 pub use error::Error;
 pub use families::{

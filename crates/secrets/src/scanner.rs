@@ -4,15 +4,18 @@
 //! the location only, never the secret itself.
 
 use crate::first_bytes::FirstBytes;
+use crate::lanes::Keywords;
 use std::sync::{Arc, LazyLock};
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-use regex::Regex;
+use regex_automata::Span;
+use regex_automata::meta::Regex;
 use serde_json::Value;
 
+use crate::window::{self, Reach};
 use crate::{Error, Result, reference};
 
 /// Deepest nesting walked; deeper values are not inspected.
@@ -130,10 +133,17 @@ struct Entry {
     check: Check,
     /// The pattern as compiled (ASCII word boundaries).
     pattern: String,
-    /// Compiled the first time a text needs it; `None` if it failed to
-    /// compile (then every text that needs it is taken as holding it).
-    regex: OnceLock<Option<Regex>>,
+    /// The keywords every match contains one of (ASCII, compared in lower
+    /// case); none for a host's own shapes.
+    keywords: &'static [&'static str],
+    /// Compiled the first time a text needs it, with where it can match
+    /// around its keywords; `None` if it failed to compile (then every
+    /// text that needs it is taken as holding it).
+    regex: OnceLock<Option<(Regex, Reach)>>,
 }
+
+/// A span of a text.
+type Range = std::ops::Range<usize>;
 
 impl Entry {
     fn new(id: &str, label: &str, check: Check, pattern: &str) -> Self {
@@ -142,14 +152,15 @@ impl Entry {
             label: label.to_owned(),
             check,
             pattern: ascii_boundaries(pattern),
+            keywords: &[],
             regex: OnceLock::new(),
         }
     }
 
-    fn regex(&self) -> Option<&Regex> {
+    fn regex(&self) -> Option<&(Regex, Reach)> {
         self.regex
-            .get_or_init(|| match Regex::new(&self.pattern) {
-                Ok(re) => Some(re),
+            .get_or_init(|| match window::compile(&self.pattern, self.keywords) {
+                Ok(compiled) => Some(compiled),
                 Err(e) => {
                     tracing::error!(shape = %self.id, error = %e, "a credential shape failed to compile");
                     None
@@ -158,43 +169,43 @@ impl Entry {
             .as_ref()
     }
 
-    /// Whether the pattern matches `s` at all (before confirmation).
-    fn is_match(&self, s: &str) -> bool {
-        self.regex().is_none_or(|re| re.is_match(s))
+    /// Whether the pattern matches `s` at all (before confirmation), its
+    /// keywords occurring at `hits` (`None`: anywhere).
+    fn is_match(&self, s: &str, hits: Option<&[Spot]>) -> bool {
+        self.regex()
+            .is_none_or(|(re, reach)| !window::matches(re, reach, s, hits).is_empty())
     }
 
-    /// The confirmed spans of the pattern in `s`: the credential part of
-    /// each match (its first capture group that took part, else the whole
-    /// match), when the shape's check accepts it. A pattern that failed to
-    /// compile confirms the whole text (nothing unchecked is let through).
-    fn confirmed(&self, s: &str) -> Vec<std::ops::Range<usize>> {
-        let Some(re) = self.regex() else {
+    /// The confirmed spans of the pattern in `s`, its keywords occurring
+    /// at `hits` (`None`: anywhere): the credential part of each match (its first capture
+    /// group that took part, else the whole match), when the shape's check
+    /// accepts it. A pattern that failed to compile confirms the whole
+    /// text (nothing unchecked is let through).
+    fn confirmed(&self, s: &str, hits: Option<&[Spot]>) -> Vec<Range> {
+        let Some((re, reach)) = self.regex() else {
             return std::iter::once(0..s.len()).collect();
         };
-        if !re.is_match(s) {
-            return Vec::new();
-        }
-        re.captures_iter(s)
-            .filter_map(|c| {
-                let whole = c.get(0)?;
-                let part = (1..c.len()).find_map(|g| c.get(g)).unwrap_or(whole);
+        let text = |span: Span| s.get(span.range()).unwrap_or_default();
+        window::matches(re, reach, s, hits)
+            .into_iter()
+            .filter_map(|(whole, part)| {
+                let part_text = text(part);
                 // What redaction left is no credential.
-                if part.as_str() == REDACTED {
+                if part_text == REDACTED {
                     return None;
                 }
                 let ok = match self.check {
                     Check::Always => true,
-                    Check::HasDigit => whole.as_str().bytes().any(|b| b.is_ascii_digit()),
+                    Check::HasDigit => text(whole).bytes().any(|b| b.is_ascii_digit()),
                     // A reference to a credential is none.
                     Check::SecretLike => {
-                        secret_like(part.as_str()) && !reference::is_reference(part.as_str())
+                        secret_like(part_text) && !reference::is_reference(part_text)
                     }
                     Check::UserPass => {
-                        let p = part.as_str();
-                        reference::is_basic_credential(p)
-                            || (p.len() >= 16
-                                && p.bytes().any(|b| b.is_ascii_digit())
-                                && token_like(p))
+                        reference::is_basic_credential(part_text)
+                            || (part_text.len() >= 16
+                                && part_text.bytes().any(|b| b.is_ascii_digit())
+                                && token_like(part_text))
                     }
                 };
                 ok.then(|| part.range())
@@ -203,11 +214,28 @@ impl Entry {
     }
 }
 
+/// The longest keyword the keyword pass looks for; a family's longer
+/// keyword is looked for by its first bytes (the four parts of a text the
+/// DFA scans at once overlap by this less one).
+const KEYWORD_LEN: usize = 8;
+
 /// The most built-in patterns the keyword pass can select among.
 const MAX_BUILTIN: usize = 256;
 
-/// Which built-in patterns a text needs, as bits.
-type Needed = [u64; MAX_BUILTIN / 64];
+/// Where a text's keywords occur, by the built-in pattern they key: the
+/// pattern, the start and the length of each occurrence, sorted (the
+/// patterns in the scanner's order, each one's occurrences ascending).
+type Spot = (u16, usize, usize);
+
+/// A text's keyword occurrences; `every` when the keyword pass failed
+/// (every pattern then runs over the whole text).
+#[derive(Debug, Default)]
+struct Hits {
+    /// The occurrences, sorted.
+    spots: Vec<Spot>,
+    /// The keyword pass failed: every pattern runs.
+    every: bool,
+}
 
 /// The built-in patterns, each keyed on its keywords, and the keyword pass
 /// over every keyword (by first byte, then an NFA, then a DFA, as a process
@@ -223,52 +251,63 @@ struct Builtins {
     /// [`NFA_AFTER`] bytes (`None` if it failed to build: the keywords are
     /// then compared by first byte).
     keywords: OnceLock<Option<AhoCorasick>>,
-    /// The same keywords as a DFA: about twice as fast a scan, but its
-    /// build costs what a one-question command spends on everything else,
-    /// so it is built only once a process has scanned [`DFA_AFTER`] bytes.
-    fast: OnceLock<Option<AhoCorasick>>,
+    /// The same keywords as a DFA, run over four parts of a text at once:
+    /// several times as fast a scan, but its build costs what a
+    /// one-question command spends on everything else, so it is built only
+    /// once a process has scanned [`DFA_AFTER`] bytes.
+    fast: OnceLock<Option<Keywords>>,
     /// Bytes scanned by the keyword pass so far.
     scanned: AtomicUsize,
-    /// The keywords, for the DFA's build.
+    /// The keywords (each once, whatever its case), for the DFA's build.
     words: Vec<&'static str>,
-    /// For each keyword (the automaton's pattern id): the entries it keys.
-    keyed: Vec<Vec<u16>>,
+    /// For each keyword (the automaton's pattern id): the entries it keys,
+    /// each with the keyword in the case it must have in the text when a
+    /// family gives it with an upper-case letter (its pattern matches that
+    /// case only).
+    keyed: Vec<Vec<(u16, Option<&'static str>)>>,
 }
 
 impl Builtins {
     fn build() -> Result<Self> {
-        let mut entries = Vec::new();
+        let mut entries: Vec<Entry> = Vec::new();
         let mut words: Vec<&'static str> = Vec::new();
-        let mut keyed: Vec<Vec<u16>> = Vec::new();
-        let mut key = |entry: usize, kws: &[&'static str], words: &mut Vec<&'static str>| {
-            let entry = u16::try_from(entry).unwrap_or(u16::MAX);
-            for kw in kws {
-                match words.iter().position(|w| w == kw) {
-                    Some(k) => keyed.get_mut(k).into_iter().for_each(|v| v.push(entry)),
+        let mut keyed: Vec<Vec<(u16, Option<&'static str>)>> = Vec::new();
+        let mut key = |entry: &mut Entry, at: usize, kws: &'static [&'static str]| {
+            let id = u16::try_from(at).unwrap_or(u16::MAX);
+            entry.keywords = kws;
+            for &kw in kws {
+                // The automaton's keywords are at most KEYWORD_LEN bytes
+                // long: their first bytes occur wherever they do.
+                let kw = kw.get(..KEYWORD_LEN).unwrap_or(kw);
+                let exact = kw.bytes().any(|b| b.is_ascii_uppercase()).then_some(kw);
+                match words.iter().position(|w| w.eq_ignore_ascii_case(kw)) {
+                    Some(k) => keyed
+                        .get_mut(k)
+                        .into_iter()
+                        .for_each(|v| v.push((id, exact))),
                     None => {
                         words.push(kw);
-                        keyed.push(vec![entry]);
+                        keyed.push(vec![(id, exact)]);
                     }
                 }
             }
         };
         for s in SHAPES {
+            let mut add = |pattern: &str, kws: &'static [&'static str]| {
+                let mut entry = Entry::new(s.id, s.label, s.check, pattern);
+                key(&mut entry, entries.len(), kws);
+                entries.push(entry);
+            };
             match s.form {
-                Form::One(pattern, kws) => {
-                    key(entries.len(), kws, &mut words);
-                    entries.push(Entry::new(s.id, s.label, s.check, pattern));
-                }
+                Form::One(pattern, kws) => add(pattern, kws),
                 Form::Any(alternatives) => {
                     for (pattern, kws) in alternatives {
-                        key(entries.len(), kws, &mut words);
-                        entries.push(Entry::new(s.id, s.label, s.check, pattern));
+                        add(pattern, kws);
                     }
                 }
                 Form::Assign(vendors) => {
-                    for &(kw, word, value) in vendors {
-                        key(entries.len(), &[kw], &mut words);
-                        let pattern = assignment(word, value);
-                        entries.push(Entry::new(s.id, s.label, s.check, &pattern));
+                    for (kw, word, value) in vendors {
+                        add(&assignment(word, value), std::slice::from_ref(kw));
                     }
                 }
             }
@@ -290,55 +329,60 @@ impl Builtins {
         })
     }
 
-    /// The entries whose keywords occur in `s`.
-    fn needed(&self, s: &str) -> Needed {
-        let mut needed = [0u64; MAX_BUILTIN / 64];
-        let mut need = |keyword: usize| {
-            for &e in self.keyed.get(keyword).into_iter().flatten() {
-                let e = usize::from(e);
-                if let Some(word) = needed.get_mut(e / 64) {
-                    *word |= 1 << (e % 64);
+    /// Where the keywords of `s` occur, by the patterns they key.
+    fn hits(&self, s: &str) -> Hits {
+        let mut found: Vec<(u16, usize, usize)> = Vec::new();
+        let mut hit = |keyword: usize, at: usize| {
+            for &(e, exact) in self.keyed.get(keyword).into_iter().flatten() {
+                let len = self.words.get(keyword).map_or(0, |w| w.len());
+                if exact.is_none_or(|x| s.as_bytes().get(at..at + x.len()) == Some(x.as_bytes())) {
+                    found.push((e, at, len));
                 }
             }
         };
-        let seen = self.scanned.fetch_add(s.len(), Ordering::Relaxed) + s.len();
-        let automaton = match self.fast.get() {
-            Some(Some(dfa)) => dfa,
-            _ if seen < DFA_AFTER => {
-                let nfa = if seen < NFA_AFTER {
-                    self.keywords.get()
-                } else {
-                    Some(self.keywords.get_or_init(|| {
-                        keyword_automaton(&self.words, AhoCorasickKind::ContiguousNFA).ok()
-                    }))
-                };
-                match nfa {
-                    Some(Some(nfa)) => nfa,
-                    _ => {
-                        self.first.find(s, need);
-                        return needed;
-                    }
-                }
-            }
-            _ => match self
+        // Once the DFA is built, bytes are no longer counted.
+        let seen = match self.fast.get() {
+            Some(_) => usize::MAX,
+            None => self.scanned.fetch_add(s.len(), Ordering::Relaxed) + s.len(),
+        };
+        let fast = match self.fast.get() {
+            Some(fast) => fast.as_ref(),
+            None if seen < DFA_AFTER => None,
+            None => self
                 .fast
-                .get_or_init(|| keyword_automaton(&self.words, AhoCorasickKind::DFA).ok())
-            {
-                Some(dfa) => dfa,
-                None => {
-                    self.first.find(s, need);
-                    return needed;
+                .get_or_init(|| Keywords::new(&self.words))
+                .as_ref(),
+        };
+        let nfa = match fast {
+            Some(_) => None,
+            None if seen < NFA_AFTER => self.keywords.get().and_then(Option::as_ref),
+            None => self
+                .keywords
+                .get_or_init(|| keyword_automaton(&self.words, AhoCorasickKind::ContiguousNFA).ok())
+                .as_ref(),
+        };
+        match (fast, nfa) {
+            (Some(fast), _) => fast.find(s, hit),
+            (None, Some(automaton)) => {
+                let Ok(iter) = automaton.try_find_overlapping_iter(s) else {
+                    // Cannot happen with a standard automaton; fail closed.
+                    return Hits {
+                        every: true,
+                        ..Hits::default()
+                    };
+                };
+                for m in iter {
+                    hit(m.pattern().as_usize(), m.start());
                 }
-            },
-        };
-        let Ok(hits) = automaton.try_find_overlapping_iter(s) else {
-            // Cannot happen with a standard automaton; fail closed.
-            return [u64::MAX; MAX_BUILTIN / 64];
-        };
-        for hit in hits {
-            need(hit.pattern().as_usize());
+            }
+            (None, None) => self.first.find(s, hit),
         }
-        needed
+        found.sort_unstable();
+        found.dedup();
+        Hits {
+            spots: found,
+            every: false,
+        }
     }
 }
 
@@ -366,20 +410,6 @@ fn keyword_automaton(words: &[&str], kind: AhoCorasickKind) -> Result<AhoCorasic
         })
 }
 
-/// The indices of the set bits of `needed`, ascending.
-fn needed_indices(needed: Needed) -> impl Iterator<Item = usize> {
-    needed.into_iter().enumerate().flat_map(|(w, mut bits)| {
-        std::iter::from_fn(move || {
-            if bits == 0 {
-                return None;
-            }
-            let b = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            Some(w * 64 + b)
-        })
-    })
-}
-
 /// A scanner's shapes: the built-in ones and a host's own (compiled at
 /// once, run on every text).
 #[derive(Debug)]
@@ -397,7 +427,7 @@ impl Shapes {
                 pattern: entry.pattern.clone(),
                 message: e.to_string(),
             })?;
-            let _ = entry.regex.set(Some(compiled));
+            let _ = entry.regex.set(Some((compiled, Reach::Whole)));
             entries.push(entry);
         }
         Ok(Self {
@@ -406,38 +436,66 @@ impl Shapes {
         })
     }
 
-    /// The patterns `s` needs, in the scanner's order.
-    fn candidates(&self, s: &str) -> impl Iterator<Item = &Entry> {
-        let needed = if s.is_empty() {
-            [0; MAX_BUILTIN / 64]
+    /// The keyword occurrences of `s`.
+    fn hits(&self, s: &str) -> Hits {
+        if s.is_empty() {
+            Hits::default()
         } else {
-            self.builtin.needed(s)
-        };
-        needed_indices(needed)
-            .filter_map(|i| self.builtin.entries.get(i))
-            .chain(&self.extra)
+            self.builtin.hits(s)
+        }
+    }
+
+    /// The patterns `s` needs, in the scanner's order, each with where its
+    /// keywords occur (`None`: run over the whole text).
+    fn candidates<'a: 'h, 'h>(
+        &'a self,
+        hits: &'h Hits,
+    ) -> impl Iterator<Item = (&'a Entry, Option<&'h [Spot]>)> + 'h {
+        let every = hits
+            .every
+            .then(|| self.builtin.entries.iter().map(|e| (e, None)));
+        let keyed = hits.spots.chunk_by(|a, b| a.0 == b.0).filter_map(|spots| {
+            let &(e, ..) = spots.first()?;
+            Some((self.builtin.entries.get(usize::from(e))?, Some(spots)))
+        });
+        every
+            .into_iter()
+            .flatten()
+            .chain(keyed.filter(|_| !hits.every))
+            .chain(self.extra.iter().map(|e| (e, None)))
     }
 
     /// The first confirmed shape in `s`.
     fn find(&self, s: &str) -> Option<&Entry> {
-        self.candidates(s).find(|e| !e.confirmed(s).is_empty())
+        let hits = self.hits(s);
+        self.candidates(&hits)
+            .find(|(e, h)| !e.confirmed(s, *h).is_empty())
+            .map(|(e, _)| e)
     }
 
     /// Whether any shape matches `s`, confirmed or not.
     fn any_match(&self, s: &str) -> bool {
-        self.candidates(s).any(|e| e.is_match(s))
+        let hits = self.hits(s);
+        self.candidates(&hits).any(|(e, h)| e.is_match(s, h))
     }
 
     /// Every confirmed credential span of `s` (possibly overlapping).
-    fn spans(&self, s: &str) -> Vec<std::ops::Range<usize>> {
-        self.candidates(s).flat_map(|e| e.confirmed(s)).collect()
+    fn spans(&self, s: &str) -> Vec<Range> {
+        let hits = self.hits(s);
+        if hits.spots.is_empty() && !hits.every && self.extra.is_empty() {
+            return Vec::new();
+        }
+        self.candidates(&hits)
+            .flat_map(|(e, h)| e.confirmed(s, h))
+            .collect()
     }
 
     /// The ids of the confirmed shapes of `s`, in order, each once.
     fn ids(&self, s: &str) -> Vec<String> {
+        let hits = self.hits(s);
         let mut ids: Vec<String> = Vec::new();
-        for e in self.candidates(s) {
-            if !ids.contains(&e.id) && !e.confirmed(s).is_empty() {
+        for (e, h) in self.candidates(&hits) {
+            if !ids.contains(&e.id) && !e.confirmed(s, h).is_empty() {
                 ids.push(e.id.clone());
             }
         }
@@ -1005,149 +1063,5 @@ mod redact_tests {
     }
 }
 #[cfg(test)]
-mod keyword_tests {
-    use super::*;
-
-    fn lines_under(dir: &std::path::Path, out: &mut Vec<String>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in entries.flatten() {
-            let path = e.path();
-            if path.is_dir() {
-                lines_under(&path, out);
-            } else if let Ok(text) = std::fs::read_to_string(&path) {
-                out.extend(text.lines().map(str::to_owned));
-            }
-        }
-    }
-
-    /// The first-byte pass finds the keywords the automaton finds, on
-    /// every keyword in three casings, glued to other text, and on every
-    /// line of the agent logs under `fixtures/logs`.
-    #[test]
-    fn the_first_byte_pass_finds_what_the_automaton_finds() {
-        let b = Builtins::build().unwrap();
-        let nfa = keyword_automaton(&b.words, AhoCorasickKind::ContiguousNFA).unwrap();
-        let by_automaton = |s: &str| {
-            let mut v: Vec<usize> = nfa
-                .find_overlapping_iter(s)
-                .map(|m| m.pattern().as_usize())
-                .collect();
-            v.sort_unstable();
-            v.dedup();
-            v
-        };
-        let by_first = |s: &str| {
-            let mut v = Vec::new();
-            b.first.find(s, |id| v.push(id));
-            v.sort_unstable();
-            v.dedup();
-            v
-        };
-        let mut texts: Vec<String> = Vec::new();
-        for w in &b.words {
-            texts.push(format!("é{}{w}x", w.to_ascii_uppercase()));
-            texts.push(format!("-{}_", w.to_ascii_lowercase()));
-            texts.push(w.get(1..).unwrap_or_default().to_owned());
-        }
-        texts.push(b.words.concat());
-        let logs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/logs");
-        lines_under(&logs, &mut texts);
-        assert!(texts.len() > 1000, "{}", texts.len());
-        let mut found = 0;
-        for t in &texts {
-            let want = by_automaton(t);
-            assert_eq!(by_first(t), want, "{t}");
-            found += want.len();
-        }
-        assert!(found > b.words.len(), "{found}");
-    }
-}
-
-#[cfg(test)]
-mod compile_probe {
-    use super::*;
-
-    #[test]
-    fn each_shape_compiles() {
-        let b = Builtins::build().unwrap();
-        assert!(b.entries.len() <= MAX_BUILTIN);
-        for e in &b.entries {
-            if let Err(err) = Regex::new(&e.pattern) {
-                panic!("{}: {err}", e.id);
-            }
-        }
-    }
-
-    #[test]
-    fn keywords_are_lowercase_ascii() {
-        for s in SHAPES {
-            let kws: Vec<&str> = match s.form {
-                Form::One(_, k) => k.to_vec(),
-                Form::Any(alts) => alts.iter().flat_map(|(_, k)| k.iter().copied()).collect(),
-                Form::Assign(v) => v.iter().map(|(k, _, _)| *k).collect(),
-            };
-            assert!(!kws.is_empty(), "{}", s.id);
-            for k in kws {
-                assert!(
-                    !k.is_empty() && k.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()),
-                    "{}: {k:?}",
-                    s.id
-                );
-            }
-        }
-    }
-
-    /// Every span the scanner finds through its keyword pass, over the
-    /// family examples planted in text and every text of the repository's
-    /// fixtures, is the span of running every pattern on the whole text:
-    /// no pattern matches a text that lacks its keywords.
-    #[test]
-    fn the_keyword_pass_loses_no_match() {
-        let b = Arc::new(Builtins::build().unwrap());
-        let shapes = Shapes::with_extra(Arc::clone(&b), &[]).unwrap();
-        let every = |s: &str| -> Vec<std::ops::Range<usize>> {
-            b.entries.iter().flat_map(|e| e.confirmed(s)).collect()
-        };
-        let mut texts: Vec<String> = Vec::new();
-        for (seed, f) in crate::FAMILY_EXAMPLES.iter().enumerate() {
-            let (example, _) = crate::expand_example(f.example, seed as u64);
-            texts.push(example.clone());
-            texts.push(format!("set it with {example}, then run it"));
-            texts.push(example.to_uppercase());
-            texts.push(example.to_lowercase());
-        }
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
-        let mut stack = vec![root];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if let Ok(text) = std::fs::read_to_string(&path) {
-                    texts.extend(text.lines().take(2000).map(str::to_owned));
-                }
-            }
-        }
-        assert!(texts.len() > 1000, "{} texts", texts.len());
-        let mut found = 0;
-        for t in &texts {
-            let mut fast = shapes.spans(t);
-            let mut full = every(t);
-            fast.sort_by_key(|r| (r.start, r.end));
-            full.sort_by_key(|r| (r.start, r.end));
-            fast.dedup();
-            full.dedup();
-            assert_eq!(fast, full, "{t}");
-            found += usize::from(!full.is_empty());
-        }
-        assert!(found > crate::FAMILY_EXAMPLES.len(), "{found}");
-        // Past DFA_AFTER bytes the scan moved from the NFA to the DFA:
-        // both took part in the comparison.
-        assert!(
-            matches!(b.fast.get(), Some(Some(_))),
-            "the DFA was not built"
-        );
-    }
-}
+#[path = "keyword_tests.rs"]
+mod keyword_tests;
