@@ -234,6 +234,11 @@ pub fn trainer_for(task: Task) -> Trainer {
                 char_weight: 0.25,
             },
             l2: 1e-5,
+            // The mean of eight example orders (docs/models.md): on the
+            // calibration splits 0.626 against one order's 0.624 (routing
+            // accuracy on `real-calibration` 0.756 against 0.747), left
+            // one corpus out item-weighted accuracy 0.759 against 0.747.
+            shuffles: 8,
             ..base
         },
         // Most real questions are low: classes balanced halfway (the

@@ -79,6 +79,7 @@ impl FeatureConfig {
     /// [`FeatureConfig::for_each`], also telling `f` whether a feature is
     /// a word (a unigram: what [`crate::learn::Prediction::coverage`]
     /// counts).
+    #[inline(always)]
     pub(crate) fn for_each_marked<'e>(
         &self,
         text: &str,
@@ -86,27 +87,19 @@ impl FeatureConfig {
         mut f: impl FnMut(usize, f32, bool),
     ) -> f32 {
         let mask = (self.dim() - 1) as u64;
-        let mut norm2 = 0.0f32;
-        let mut emit = |h: u64, v: f32, word: bool| {
-            f(fold(h, mask), v, word);
-            norm2 += v * v;
-        };
+        // The features of value 1 (words, word n-grams, extras) and the
+        // byte n-grams (value `char_weight`) are counted, and the norm
+        // taken from the counts: one sum, not one per feature (the same
+        // number as the sum feature by feature wherever `char_weight`'s
+        // square is a short binary fraction, as 0.25's is).
+        let (mut units, mut chars) = (0u32, 0u32);
         let text = truncate(text, MAX_FEATURE_BYTES);
-        // Words: maximal runs of alphanumeric characters (or `_`).
-        let mut prev: [u64; 2] = [0, 0];
-        let mut seen = 0usize;
-        // Called with each word's hash, `fnv(b'w', word)`.
-        let mut word = |h: u64| {
-            emit(h, 1.0, true);
-            if self.word_ngrams >= 2 && seen >= 1 {
-                emit(mix(prev[1], h, 2), 1.0, false);
-            }
-            if self.word_ngrams >= 3 && seen >= 2 {
-                emit(mix(mix(prev[0], prev[1], 3), h, 3), 1.0, false);
-            }
-            prev = [prev[1], h];
-            seen += 1;
-        };
+        // Words: maximal runs of alphanumeric characters (or `_`), each
+        // given by its hash, `fnv(b'w', word)`, to a method inlined at
+        // each call, not a closure: `f`'s state stays in registers.
+        let mut words = WordGrams::default();
+        let n = self.word_ngrams;
+        let mut word = |h: u64, f: &mut _| words.push(h, n, mask, f);
         if text.is_ascii() {
             // The same words, split and hashed in one pass over the bytes:
             // no character decoding.
@@ -118,46 +111,63 @@ impl FeatureConfig {
                     h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
                     in_word = true;
                 } else if in_word {
-                    word(h);
+                    word(h, &mut f);
                     h = start;
                     in_word = false;
                 }
             }
             if in_word {
-                word(h);
+                word(h, &mut f);
             }
         } else {
             text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .filter(|w| !w.is_empty())
-                .for_each(|w| word(fnv(b'w', w.as_bytes())));
+                .for_each(|w| word(fnv(b'w', w.as_bytes()), &mut f));
         }
+        units += words.count;
         // Byte n-grams over " text ", so that word starts and ends show.
         let [lo, hi] = self.char_ngrams;
         let cw = self.char_weight;
         if lo > 0 && cw > 0.0 {
-            // " text " read in place, not copied into a padded buffer: byte
-            // `i` of it is a space at either end, else `text[i - 1]`.
-            let bytes = text.as_bytes();
-            let padded = |i: usize| bytes.get(i.wrapping_sub(1)).copied().unwrap_or(b' ');
-            let len = bytes.len() + 2;
             let (lo, hi) = (usize::from(lo), usize::from(hi));
-            for start in 0..len {
-                let n = hi.min(len - start);
-                let mut h = FNV_OFFSET ^ u64::from(b'c');
-                let mut k = 0;
-                while k < n {
-                    h = (h ^ u64::from(padded(start + k))).wrapping_mul(FNV_PRIME);
-                    k += 1;
-                    if k >= lo {
-                        emit(h ^ k as u64, cw, false);
-                    }
-                }
-            }
+            fnv_ngrams(text.as_bytes(), lo, hi, |h| f(fold(h, mask), cw, false));
+            chars = ngram_count(text.len() + 2, lo, hi);
         }
         for extra in extras {
-            emit(fnv(b'x', extra.as_bytes()), 1.0, false);
+            f(fold(fnv(b'x', extra.as_bytes()), mask), 1.0, false);
+            units += 1;
         }
-        norm2
+        units as f32 + chars as f32 * cw * cw
+    }
+}
+
+/// The word n-grams' state: the last two words' hashes, the words and
+/// the features so far.
+#[derive(Default)]
+struct WordGrams {
+    prev: [u64; 2],
+    seen: usize,
+    count: u32,
+}
+
+impl WordGrams {
+    /// Gives `f` the features of the next word (hash `h`): the word, and
+    /// up to `n`-grams ending with it.
+    #[inline(always)]
+    fn push(&mut self, h: u64, n: u8, mask: u64, f: &mut impl FnMut(usize, f32, bool)) {
+        let prev = self.prev;
+        f(fold(h, mask), 1.0, true);
+        self.count += 1;
+        if n >= 2 && self.seen >= 1 {
+            f(fold(mix(prev[1], h, 2), mask), 1.0, false);
+            self.count += 1;
+        }
+        if n >= 3 && self.seen >= 2 {
+            f(fold(mix(mix(prev[0], prev[1], 3), h, 3), mask), 1.0, false);
+            self.count += 1;
+        }
+        self.prev = [prev[1], h];
+        self.seen += 1;
     }
 }
 
@@ -170,6 +180,68 @@ fn fnv(namespace: u8, bytes: &[u8]) -> u64 {
         h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
     }
     h
+}
+
+/// The byte n-grams (`lo..=hi` bytes) of " text ", each FNV-1a hashed
+/// from its first byte; `emit` gets each hash, by start, shortest first.
+fn fnv_ngrams(bytes: &[u8], lo: usize, hi: usize, mut emit: impl FnMut(u64)) {
+    if lo == 0 || lo > hi {
+        return;
+    }
+    let seed = FNV_OFFSET ^ u64::from(b'c');
+    let len = bytes.len() + 2;
+    // The leading space's, then every start whose `hi` bytes are all in
+    // the text (read as slices: no check per byte), then the last ones.
+    fnv_ngrams_from(bytes, 0, lo, hi, &mut emit);
+    let inner = bytes.len().saturating_sub(hi - 1);
+    for w in bytes.windows(hi) {
+        let Some((head, tail)) = w.split_at_checked(lo - 1) else {
+            continue;
+        };
+        let mut h = head
+            .iter()
+            .fold(seed, |h, &b| (h ^ u64::from(b)).wrapping_mul(FNV_PRIME));
+        for (k, &b) in (lo..).zip(tail) {
+            h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+            emit(h ^ k as u64);
+        }
+    }
+    for start in 1 + inner..len {
+        fnv_ngrams_from(bytes, start, lo, hi, &mut emit);
+    }
+}
+
+/// How many n-grams of `lo..=hi` bytes a text of `len` bytes has.
+fn ngram_count(len: usize, lo: usize, hi: usize) -> u32 {
+    if lo == 0 || lo > hi {
+        return 0;
+    }
+    // From a start with `r` bytes left: `min(r, hi) - lo + 1` of them.
+    let full = len.saturating_sub(hi - 1) * (hi + 1 - lo);
+    let short: usize = (lo..hi.min(len + 1)).map(|r| r + 1 - lo).sum();
+    u32::try_from(full + short).unwrap_or(u32::MAX)
+}
+
+/// The n-grams from `start` of " text " (`lo..=hi` bytes, fewer at its
+/// end), read in place: byte `i` is a space at either end, else
+/// `text[i - 1]`.
+#[inline(always)]
+fn fnv_ngrams_from(bytes: &[u8], start: usize, lo: usize, hi: usize, emit: &mut impl FnMut(u64)) {
+    let len = bytes.len() + 2;
+    let n = hi.min(len.saturating_sub(start));
+    let mut h = FNV_OFFSET ^ u64::from(b'c');
+    let mut k = 0;
+    while k < n {
+        let b = bytes
+            .get((start + k).wrapping_sub(1))
+            .copied()
+            .unwrap_or(b' ');
+        h = (h ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+        k += 1;
+        if k >= lo {
+            emit(h ^ k as u64);
+        }
+    }
 }
 
 fn mix(a: u64, b: u64, salt: u64) -> u64 {
@@ -328,6 +400,32 @@ mod tests {
             };
             proptest::prop_assert_eq!(collect(&cfg, &t, &[]), word_buckets_by_split(&cfg, &t));
         }
+    }
+
+    #[test]
+    fn ngram_counts_match_the_ngrams() {
+        for len in 0..12 {
+            for lo in 0..=5 {
+                for hi in 0..=6 {
+                    let mut n = 0u32;
+                    fnv_ngrams(&vec![b'a'; len], lo, hi, |_| n += 1);
+                    let expected = if lo == 0 || lo > hi { 0 } else { n };
+                    assert_eq!(ngram_count(len + 2, lo, hi), expected, "{len} {lo} {hi}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_norm_is_the_sum_feature_by_feature_for_a_quarter() {
+        let cfg = FeatureConfig {
+            word_ngrams: 3,
+            ..FeatureConfig::default()
+        };
+        let text = "which port does the dev server use, and can i change it?";
+        let mut sum = 0.0f32;
+        let norm2 = cfg.for_each(text, ["cue", "marker"], |_, x| sum += x * x);
+        assert_eq!(norm2.to_bits(), sum.to_bits());
     }
 
     #[test]

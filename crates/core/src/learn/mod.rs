@@ -622,11 +622,10 @@ impl LinearModel {
                     words += 1;
                     seen += u32::from(self.vocabulary.contains(bucket));
                 }
-                let base = bucket * K;
                 let row = self
                     .weights
-                    .get(base..base + K)
-                    .and_then(|r| <&[f32; K]>::try_from(r).ok());
+                    .get(bucket * K..)
+                    .and_then(|r| r.first_chunk::<K>());
                 if let Some(row) = row {
                     for (sum, w) in sums.iter_mut().zip(row) {
                         *sum += w * x;
