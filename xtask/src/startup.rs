@@ -60,6 +60,17 @@ fn probes(root: &Path) -> Vec<Probe> {
             ],
             stdin: None,
         },
+        Probe {
+            name: "watch --snapshot (the same log)",
+            args: vec![
+                "watch".to_owned(),
+                "--snapshot".to_owned(),
+                "--size".to_owned(),
+                "120x40".to_owned(),
+                fixture("fixtures/logs/claude-code/rejected-tool-calls.jsonl"),
+            ],
+            stdin: None,
+        },
     ]
 }
 
