@@ -385,7 +385,12 @@ fn addresses_user(lower: &str) -> bool {
 /// automaton could not be built, and then every sentence is read whole).
 static REQUEST_WORDS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
     std::sync::LazyLock::new(|| {
+        // A contiguous NFA: a DFA of these words (a few of them Cyrillic,
+        // all case-insensitive) took 3.7 M instructions to build, at the
+        // first sentence without a question mark; the NFA builds in a
+        // tenth of that and reads a sentence nearly as fast.
         aho_corasick::AhoCorasick::builder()
+            .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
             .ascii_case_insensitive(true)
             .build(ASKS_INSIDE.iter().copied().chain(["please", "tell me"]))
             .ok()
