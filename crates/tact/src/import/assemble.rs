@@ -274,8 +274,9 @@ impl Assembler {
     /// earlier call of its step is still open, and so do the calls of its
     /// step it was holding back. Each call is emitted once, in O(log n).
     fn emit_call(&mut self, index: usize) {
+        // Every call enters `unemitted` when issued and leaves it once
+        // emitted: one not there went out already.
         if !self.unemitted.contains(&index) {
-            self.push_live(index);
             return;
         }
         let step = self.step_of(index);
