@@ -276,6 +276,14 @@ struct EvalArgs {
     /// is below this.
     #[arg(long)]
     min_f1: Option<f64>,
+    /// Exit non-zero when the `questions` task's precision (over all
+    /// questions) is below this.
+    #[arg(long)]
+    min_precision: Option<f64>,
+    /// Exit non-zero when the `questions` task's recall (over all
+    /// questions) is below this.
+    #[arg(long)]
+    min_recall: Option<f64>,
     /// Exit non-zero when the `route` task's share of non-PLATFORM
     /// messages routed to PLATFORM is above this.
     #[arg(long, value_name = "RATE")]
@@ -420,14 +428,21 @@ fn eval_questions(args: &EvalArgs, path: &Path) -> Result<bool> {
         );
     }
     let mut ok = true;
-    if let (Some(min), Some(r)) = (args.min_f1, reports.first()) {
-        ok = r.f1 >= min;
-        eprintln!(
-            "gate questions {}: F1 {:.3} {} {min:.3}",
-            r.strategy,
-            r.f1,
-            if ok { ">=" } else { "< (FAILED)" }
-        );
+    if let Some(r) = reports.first() {
+        for (name, min, value) in [
+            ("F1", args.min_f1, r.f1),
+            ("precision", args.min_precision, r.precision),
+            ("recall", args.min_recall, r.recall),
+        ] {
+            let Some(min) = min else { continue };
+            let passed = value >= min;
+            ok &= passed;
+            eprintln!(
+                "gate questions {}: {name} {value:.3} {} {min:.3}",
+                r.strategy,
+                if passed { ">=" } else { "< (FAILED)" }
+            );
+        }
     }
     Ok(ok)
 }

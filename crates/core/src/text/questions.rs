@@ -9,7 +9,7 @@ mod offers;
 mod openers;
 use offers::{
     after_label, asks_through_options, is_answer_format, is_conditional_invitation,
-    is_generic_offer, is_option_line, waits_for_answer,
+    is_generic_offer, is_option_line, label_with_examples, waits_for_answer,
 };
 use openers::{
     ANSWER_OPENERS, ASKING_LEAD_INS, ASKS_INSIDE, CLOSINGS, PLEASE_NOT_ASKING, PURSUIT_OPENERS,
@@ -224,6 +224,9 @@ pub enum Dropped {
     /// A parenthesis after a question on its line ("Which rig? (Should I
     /// use 'spotter'?)"): an aside to that question, not one of its own.
     Aside,
+    /// An example of what a list item asks for ("1. **What you want me to
+    /// do** - Build something? Fix a bug?").
+    Example,
 }
 
 impl Dropped {
@@ -241,6 +244,7 @@ impl Dropped {
             Self::NotAQuestion => "the question mark does not end a question",
             Self::LeadIn => "a lead-in to the questions listed after it",
             Self::Aside => "an aside to the question before it",
+            Self::Example => "an example of what the list item asks for",
         }
     }
 }
@@ -555,6 +559,9 @@ pub fn find_questions(message: &str) -> Questions {
     // Whether the message says it waits for the answer: read once, when a
     // conditional invitation asks.
     let mut waits: Option<bool> = None;
+    // Where the current line starts, found by scanning each gap between
+    // sentences once.
+    let (mut scanned, mut line_start) = (0, 0);
     let mut i = 0;
     while i < sentences.len() {
         let s = sentences[i];
@@ -563,6 +570,13 @@ pub fn find_questions(message: &str) -> Questions {
             continue;
         }
         let text = s.text(message);
+        if let Some(nl) = message
+            .get(scanned..s.start)
+            .and_then(|gap| gap.rfind('\n'))
+        {
+            line_start = scanned + nl + 1;
+        }
+        scanned = scanned.max(s.start);
         // "Which one? (Please specify)", "Which rig? (This is a single-app
         // project: should I use 'spotter'?)": a parenthesis after a question
         // on its line is an aside to that question, not a question of its
@@ -609,6 +623,8 @@ pub fn find_questions(message: &str) -> Questions {
             Some(Dropped::Quotation)
         } else if opens_with(&head, REPORTED_OPENERS) {
             Some(Dropped::Reported)
+        } else if label_with_examples(line_at(message, line_start)) {
+            Some(Dropped::Example)
         } else if head.starts_with("what if ") && !addresses_user(&head) {
             // "What if `items()` returns `None`?", "What if we make the
             // two paths identical?": the agent weighing a case itself.
@@ -674,7 +690,10 @@ pub fn find_questions(message: &str) -> Questions {
         let lead_in = text.trim_end().trim_end_matches(['*', '_']).ends_with(':');
         if lead_in
             && sentences.get(i).is_some_and(|n| {
-                !n.is_code && is_option_line(n.text(message)) && is_question(n.text(message))
+                !n.is_code
+                    && is_option_line(n.text(message))
+                    && is_question(n.text(message))
+                    && !label_with_examples(line_at(message, n.start))
             })
         {
             out.dropped.push(DroppedSentence {
@@ -766,6 +785,16 @@ pub fn find_questions(message: &str) -> Questions {
         });
     }
     out
+}
+
+/// The text from `at` on, at most its first 400 bytes (cut at a
+/// character boundary): enough to read a line's start, in constant time.
+fn line_at(message: &str, at: usize) -> &str {
+    let mut end = message.len().min(at.saturating_add(400));
+    while end > at && !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    message.get(at..end).unwrap_or("")
 }
 
 /// Extracts the questions of a whole agent message, each with the option
@@ -931,6 +960,23 @@ mod tests {
         );
         // Offering the answers is no answer.
         assert_eq!(kept("Keep the cache? Yes or no."), ["Keep the cache?"]);
+    }
+
+    #[test]
+    fn short_questions_after_a_list_items_label_are_its_examples() {
+        // They illustrate what the item asks for, and the lead-in is the
+        // request.
+        let m = "Please provide me with:\n1. **What you want me to do** - Build something? Fix a bug? Create files?\n2. **Any details** - paths, URLs.";
+        assert_eq!(kept(m), ["Please provide me with:"]);
+        assert_eq!(dropped(m).len(), 3);
+        assert!(dropped(m).iter().all(|d| d.1 == Dropped::Example));
+        // One question after a label is the question.
+        let m = "Would you like me to:\n1. **Option A** - Start with Phase 1?\n2. **Option B** - Skip to Phase 2?";
+        assert_eq!(kept(m), ["Start with Phase 1?", "Skip to Phase 2?"]);
+        // Longer questions after a label, or short ones in prose, ask.
+        let m = "- **Scope** - Should the importer read the legacy format? Or only the new one?";
+        assert_eq!(kept(m).len(), 2);
+        assert_eq!(kept("Build something? Fix a bug?").len(), 2);
     }
 
     #[test]

@@ -152,6 +152,28 @@ pub(super) fn after_label(sentence: &str) -> Option<&str> {
     (!rest.is_empty()).then_some(rest)
 }
 
+/// Whether a list item's line (from its first byte; only its first 400
+/// are read) is a label followed by examples of what it asks for: two or
+/// more short questions after an emphasised label ("1. **What you want me
+/// to do** - Build something? Fix a bug? Create files?").
+pub(super) fn label_with_examples(line: &str) -> bool {
+    let end = line.find('\n').unwrap_or(line.len());
+    let Some(line) = line.get(..end) else {
+        return false;
+    };
+    if end >= 400 || !starts_list_item(line) {
+        return false;
+    }
+    let Some(rest) = after_label(line).map(str::trim_end) else {
+        return false;
+    };
+    rest.ends_with('?')
+        && rest.matches('?').count() >= 2
+        && rest
+            .split_terminator('?')
+            .all(|part| (1..=4).contains(&part.split_whitespace().count()))
+}
+
 /// Whether a sentence ending in a colon asks through the options listed
 /// after it: an asking lead-in ("Would you like me to:"), also after a
 /// leading clause ("We should fix those, but first, would you like me
