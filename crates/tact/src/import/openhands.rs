@@ -11,6 +11,21 @@
 //! system prompts are skipped. Actions of one model response
 //! (`tool_call_metadata.model_response.id`) share a step. The list is
 //! read one event at a time, never parsed whole.
+//!
+//! The older flat form (OpenHands' resolver and evaluation harness write
+//! it in each task's `history`) puts an action's arguments beside `action`
+//! and has no `id`, `source`, `timestamp` nor `cause`: an action's
+//! arguments are then its other keys, a `message` is the user's unless it
+//! waits for a response (the agent asking) or says its `role`, and an
+//! observation answers the last open call. A task record of an
+//! `output.jsonl` (one task a line: `instruction`, `history`, `success`,
+//! ...) is one log of this reader: its `history` the events, its
+//! `instance_id` (else its issue, `owner/repo#number`) the task, its
+//! issue's title the title, its `success` (else `test_result`'s
+//! `resolved`) the outcome, its `instruction` the prompt when the history
+//! opens with none. The agentskills editor's refusals of an edit
+//! (`[Your proposed edit has introduced new syntax error(s)`, `[No exact
+//! match found in`) fail the call.
 
 use serde_json::Value;
 
@@ -21,6 +36,33 @@ use super::{ImportError, Sink, str_at, text_of};
 pub(crate) fn looks_like(t: &str) -> bool {
     let head: String = t.chars().take(4096).collect();
     (head.contains("\"action\"") || head.contains("\"observation\"")) && head.contains("\"source\"")
+}
+
+/// Whether `first` (a log's first line, maybe cut) is a task record of
+/// OpenHands' resolver or evaluation output: an object with an
+/// `instruction` and a `history`, an `instance_id` or an `issue`.
+pub(crate) fn task_looks_like(first: &str) -> bool {
+    first.starts_with('{')
+        && super::has_key(first, "instruction")
+        && ["history", "instance_id", "issue"]
+            .iter()
+            .any(|k| super::has_key(first, k))
+}
+
+/// The editor's refusals of an edit in a `run_ipython` observation.
+const REFUSED_EDITS: [&str; 2] = [
+    "[Your proposed edit has introduced new syntax error(s)",
+    "[No exact match found in",
+];
+
+/// What a task record says beside its history.
+#[derive(Debug, Default)]
+struct Task {
+    /// The `instruction`, until the history opens (its prompt if the
+    /// history has no user message first).
+    instruction: Option<String>,
+    /// The history's first event was read.
+    opened: bool,
 }
 
 const SKIPPED_ACTIONS: [&str; 5] = ["system", "change_agent_state", "recall", "null", "mcp_init"];
@@ -35,26 +77,32 @@ pub(crate) fn read(
 ) -> Result<(), ImportError> {
     let source = sink.source.clone();
     let mut events_seen = false;
+    let mut task = Task::default();
     let top = scan_items(reader, limit, &mut |item| {
         let (key, line) = match &item {
             Item::Value { key, line, .. } | Item::TooLarge { key, line, .. } => (*key, *line),
         };
-        if !matches!(key, None | Some("events")) {
-            return Ok(());
-        }
-        events_seen = true;
-        match item {
-            Item::Value { raw, line, .. } => {
-                let e: Value = serde_json::from_slice(&raw).map_err(|e| {
-                    (
-                        line + e.line().saturating_sub(1),
-                        format!("not valid JSON: {e}"),
-                    )
-                })?;
+        let parse = |raw: &[u8]| {
+            serde_json::from_slice::<Value>(raw).map_err(|e| {
+                (
+                    line + e.line().saturating_sub(1),
+                    format!("not valid JSON: {e}"),
+                )
+            })
+        };
+        match (key, item) {
+            (None | Some("events" | "history"), Item::Value { raw, .. }) => {
+                events_seen = true;
+                let e = parse(&raw)?;
                 drop(raw);
-                event(&e, sink);
+                task_event(&e, &mut task, sink);
             }
-            Item::TooLarge { bytes, .. } => sink.too_large(line, bytes, limit),
+            (None | Some("events" | "history"), Item::TooLarge { bytes, .. }) => {
+                events_seen = true;
+                sink.too_large(line, bytes, limit);
+            }
+            (Some(key), Item::Value { raw, .. }) => task_member(key, &parse(&raw)?, &mut task, sink),
+            (Some(_), Item::TooLarge { .. }) => {}
         }
         Ok(())
     })
@@ -63,11 +111,99 @@ pub(crate) fn read(
         return Err(ImportError::new(
             &source,
             1,
-            "expected a JSON array of events",
+            "expected a JSON array of events (or a task's `history`)",
         ));
     }
     Ok(())
 }
+
+/// A member of a task record other than its history.
+fn task_member(key: &str, v: &Value, task: &mut Task, sink: &mut Sink) {
+    let meta = &mut sink.meta;
+    match key {
+        "instruction" if !task.opened => task.instruction = v.as_str().map(str::to_owned),
+        "instance_id" => meta.task = v.as_str().map(str::to_owned).or(meta.task.take()),
+        "issue" if meta.task.is_none() => {
+            let (owner, repo) = (str_at(v, "owner"), str_at(v, "repo"));
+            if let (Some(owner), Some(repo)) = (owner, repo) {
+                let number = v.get("number").map(|n| match n {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                });
+                meta.task = Some(match number {
+                    Some(n) => format!("{owner}/{repo}#{n}"),
+                    None => format!("{owner}/{repo}"),
+                });
+            }
+            super::LogMeta::set_once(&mut meta.title, str_at(v, "title"));
+        }
+        "success" => {
+            if let Some(success) = v.as_bool() {
+                meta.outcome = Some(tact_scoring::TaskOutcome::Build { success });
+            }
+        }
+        "test_result" if meta.outcome.is_none() => {
+            let resolved = v
+                .get("report")
+                .and_then(|r| r.get("resolved"))
+                .or_else(|| v.get("resolved"))
+                .and_then(Value::as_bool);
+            if let Some(success) = resolved {
+                meta.outcome = Some(tact_scoring::TaskOutcome::Build { success });
+            }
+        }
+        "metadata" => {
+            let model = v.get("llm_config").and_then(|c| str_at(c, "model"));
+            super::LogMeta::set_once(&mut meta.model, model);
+        }
+        _ => {}
+    }
+}
+
+/// One event of a history: the task's instruction first, as the prompt,
+/// when the history does not open with the user's message.
+fn task_event(e: &Value, task: &mut Task, sink: &mut Sink) {
+    if !task.opened {
+        task.opened = true;
+        if let Some(instruction) = task.instruction.take() {
+            if !is_user_message(e) {
+                sink.asm.user(&instruction);
+            }
+        }
+    }
+    event(e, sink);
+}
+
+/// Whether an event is the user's `message` (its `source`, else its
+/// `role`, else in the flat form any message that does not wait for a
+/// response: the agent's own wait for the user).
+fn is_user_message(e: &Value) -> bool {
+    if str_at(e, "action") != Some("message") {
+        return false;
+    }
+    if let Some(source) = str_at(e, "source") {
+        return source == "user";
+    }
+    let args = e.get("args").unwrap_or(e);
+    if let Some(role) = str_at(args, "role").or_else(|| str_at(e, "role")) {
+        return role == "user";
+    }
+    args.get("wait_for_response").and_then(Value::as_bool) != Some(true)
+}
+
+/// Keys of an event that are no argument of its action (in the flat
+/// form, where the arguments sit beside them).
+const ENVELOPE: [&str; 9] = [
+    "action",
+    "thought",
+    "id",
+    "source",
+    "timestamp",
+    "message",
+    "cause",
+    "tool_call_metadata",
+    "llm_metrics",
+];
 
 /// One event.
 pub(crate) fn event(e: &Value, sink: &mut Sink) {
@@ -84,8 +220,31 @@ pub(crate) fn event(e: &Value, sink: &mut Sink) {
     }
     if let Some(action) = str_at(e, "action") {
         sink.records += 1;
-        let args = e.get("args").cloned().unwrap_or(Value::Null);
-        let from_user = str_at(e, "source") == Some("user");
+        // The flat form: the arguments beside `action`.
+        let args = match e.get("args") {
+            Some(a) => a.clone(),
+            None => match e {
+                Value::Object(m) => Value::Object(
+                    m.iter()
+                        .filter(|(k, _)| !ENVELOPE.contains(&k.as_str()))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect(),
+                ),
+                _ => Value::Null,
+            },
+        };
+        let args = match (e.get("args"), str_at(e, "thought")) {
+            // The flat form's thought is the event's.
+            (None, Some(t)) => {
+                let mut a = args;
+                if let Value::Object(m) = &mut a {
+                    m.insert("thought".to_owned(), Value::String(t.to_owned()));
+                }
+                a
+            }
+            _ => args,
+        };
+        let from_user = is_user_message(e);
         match action {
             "message" => {
                 let text = str_at(&args, "content")
@@ -117,10 +276,15 @@ pub(crate) fn event(e: &Value, sink: &mut Sink) {
                 if let Value::Object(m) = &mut params {
                     m.remove("thought");
                 }
-                let id = e.get("id").map(|i| match i {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                });
+                // The flat form has no id: its observation answers the
+                // last open call, so the call gets one of its own.
+                let id = Some(e.get("id").map_or_else(
+                    || format!("#{}", sink.records),
+                    |i| match i {
+                        Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    },
+                ));
                 let group = model_response.and_then(|r| str_at(r, "id"));
                 sink.asm.call(id.as_deref(), name, params, group);
             }
@@ -157,16 +321,26 @@ pub(crate) fn event(e: &Value, sink: &mut Sink) {
                 }
             }
             _ => {
-                let extras = e.get("extras");
+                // The flat form keeps the extras beside `observation`.
+                let extras = e.get("extras").or(Some(e));
                 let exit = extras
                     .and_then(|x| x.get("metadata"))
                     .and_then(|m| m.get("exit_code"))
                     .or_else(|| extras.and_then(|x| x.get("exit_code")))
                     .and_then(Value::as_i64);
+                let refused = obs == "run_ipython"
+                    && REFUSED_EDITS.iter().any(|r| content.starts_with(r));
                 let ok = e.get("success").and_then(Value::as_bool).unwrap_or(true)
                     && exit.is_none_or(|c| c == 0)
-                    && obs != "user_rejected";
-                match cause {
+                    && obs != "user_rejected"
+                    && !refused;
+                // Without a cause (the flat form), the last open call.
+                let target = match cause {
+                    Some(id) => Some(id),
+                    None if e.get("id").is_none() => sink.asm.last_open(),
+                    None => None,
+                };
+                match target {
                     Some(id) => sink.asm.result(&id, &content, ok),
                     None => sink.meta.skipped += 1,
                 }
