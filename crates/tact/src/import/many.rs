@@ -159,7 +159,14 @@ impl SessionLine {
         max_record_bytes: usize,
         on_turn: Option<TurnHook>,
     ) -> Result<ImportedLog, ImportError> {
-        let read = import_reader_with(format, &self.bytes[..], source, max_record_bytes, on_turn, None);
+        let read = import_reader_with(
+            format,
+            &self.bytes[..],
+            source,
+            max_record_bytes,
+            on_turn,
+            None,
+        );
         self.located(read, source)
     }
 
@@ -225,10 +232,7 @@ mod tests {
         let lines: Vec<SessionLine> = SessionLines::new(TWO.as_bytes(), "output.jsonl", 1 << 20)
             .collect::<Result<_, _>>()
             .unwrap();
-        assert_eq!(
-            lines.iter().map(|l| l.line).collect::<Vec<_>>(),
-            [2, 4]
-        );
+        assert_eq!(lines.iter().map(|l| l.line).collect::<Vec<_>>(), [2, 4]);
         let a = lines[0]
             .import(Format::OpenHands, "output.jsonl", 1 << 20)
             .unwrap();
@@ -274,7 +278,9 @@ mod tests {
         assert_eq!(e.line, 1);
         assert!(e.message.contains("over the limit"), "{e}");
         let bad = lines.next().unwrap().unwrap();
-        let e = bad.import(Format::OpenHands, "o.jsonl", 1 << 20).unwrap_err();
+        let e = bad
+            .import(Format::OpenHands, "o.jsonl", 1 << 20)
+            .unwrap_err();
         assert_eq!(e.line, 2, "{e}");
         let empty = lines.next().unwrap().unwrap();
         let e = empty

@@ -101,7 +101,9 @@ pub(crate) fn read(
                 events_seen = true;
                 sink.too_large(line, bytes, limit);
             }
-            (Some(key), Item::Value { raw, .. }) => task_member(key, &parse(&raw)?, &mut task, sink),
+            (Some(key), Item::Value { raw, .. }) => {
+                task_member(key, &parse(&raw)?, &mut task, sink)
+            }
             (Some(_), Item::TooLarge { .. }) => {}
         }
         Ok(())
@@ -328,8 +330,8 @@ pub(crate) fn event(e: &Value, sink: &mut Sink) {
                     .and_then(|m| m.get("exit_code"))
                     .or_else(|| extras.and_then(|x| x.get("exit_code")))
                     .and_then(Value::as_i64);
-                let refused = obs == "run_ipython"
-                    && REFUSED_EDITS.iter().any(|r| content.starts_with(r));
+                let refused =
+                    obs == "run_ipython" && REFUSED_EDITS.iter().any(|r| content.starts_with(r));
                 let ok = e.get("success").and_then(Value::as_bool).unwrap_or(true)
                     && exit.is_none_or(|c| c == 0)
                     && obs != "user_rejected"

@@ -1,11 +1,58 @@
 //! Which files the job reads: the session files under a path (walked
 //! sorted, hidden entries and links to folders skipped), an agent's log
-//! told by its first bytes, and devices, FIFOs and sockets refused by file
+//! told by its first bytes, a log that holds many sessions read one line
+//! (one session) at a time, and devices, FIFOs and sockets refused by file
 //! type without being opened.
 
 use std::path::{Path, PathBuf};
 
-use super::{Error, Format, Result, SessionError, SessionErrorKind, SessionFormat};
+use super::{Error, Format, Job, Result, SessionError, SessionErrorKind, SessionFormat, Tally};
+
+impl Job {
+    /// Imports each session of a log that holds many, one a line
+    /// (OpenHands' `output.jsonl`), as its own, in file order: one line in
+    /// memory at a time, at most [`Limits::max_session_bytes`](super::Limits)
+    /// (a longer line is an error naming it; the others are read).
+    pub(super) fn import_sessions(
+        &mut self,
+        tally: &mut Tally,
+        file: &Path,
+        format: Format,
+        progress: &mut dyn FnMut(&Tally),
+    ) -> Result<()> {
+        let reader = match std::fs::File::open(file) {
+            Ok(f) => std::io::BufReader::with_capacity(1 << 16, f),
+            Err(e) => {
+                tally
+                    .errors
+                    .push(SessionError::in_file(file, None, SessionErrorKind::Read(e)));
+                return Ok(());
+            }
+        };
+        let source = file.display().to_string();
+        let limit = self.limits.max_session_bytes;
+        for line in crate::import::SessionLines::new(reader, &source, limit) {
+            match line {
+                Ok(line) => self.import_file(tally, file, format, Some(&line), progress)?,
+                Err(e) => {
+                    tally.read += 1;
+                    tally.total += 1;
+                    tally.errors.push(SessionError::in_file(
+                        file,
+                        Some(e.line),
+                        SessionErrorKind::Invalid(tact_scoring::Error::Session {
+                            source_name: Some(format!("{source}:{}", e.line)),
+                            message: e.message,
+                        }),
+                    ));
+                    tally.done += 1;
+                    progress(tally);
+                }
+            }
+        }
+        Ok(())
+    }
+}
 
 /// The session files under `path`, sorted: `path` itself when it is a
 /// file, else every `.json` and `.jsonl` file below it (symbolic links
