@@ -67,6 +67,15 @@ impl<R: BufRead> SessionLines<R> {
             done: false,
         }
     }
+
+    /// The same, `reader` starting after the file's first `lines` lines
+    /// (a followed file read on from where an earlier read stopped), so
+    /// lines keep their numbers.
+    #[must_use]
+    pub fn starting_at(mut self, lines: usize) -> Self {
+        self.line = lines;
+        self
+    }
 }
 
 impl<R: BufRead> Iterator for SessionLines<R> {

@@ -194,8 +194,12 @@ fn is_user_message(e: &Value) -> bool {
 }
 
 /// Keys of an event that are no argument of its action (in the flat
-/// form, where the arguments sit beside them).
-const ENVELOPE: [&str; 9] = [
+/// form, where the arguments sit beside them): the envelope, and the
+/// confirmation and display state the flat form writes there.
+const ENVELOPE: [&str; 12] = [
+    "is_confirmed",
+    "security_risk",
+    "keep_prompt",
     "action",
     "thought",
     "id",
