@@ -151,7 +151,11 @@ fn every_sample_is_detected_and_imported() {
     }
     // A file of many sessions: each line's session, with its line.
     for (path, format) in session_samples() {
-        let name = path.file_name().unwrap().to_string_lossy().replace('.', "_");
+        let name = path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace('.', "_");
         let text = std::fs::read_to_string(&path).unwrap();
         let logs = sessions_of(&path, format, &text);
         assert!(logs.len() >= 2, "{}", path.display());
@@ -174,7 +178,10 @@ fn openhands_resolver_output_holds_two_tasks_read_as_the_harness_wrote_them() {
     let (path, format) = session_samples().remove(0);
     let text = std::fs::read_to_string(&path).unwrap();
     let logs = sessions_of(&path, format, &text);
-    let ids: Vec<_> = logs.iter().map(|l| l.meta.session_id.clone().unwrap()).collect();
+    let ids: Vec<_> = logs
+        .iter()
+        .map(|l| l.meta.session_id.clone().unwrap())
+        .collect();
     assert_eq!(ids, ["neubig/pr-viewer#5", "neubig/pr-viewer#1"]);
     let failed = |log: &ImportedLog| -> Vec<bool> {
         log.turns[0]
@@ -193,13 +200,21 @@ fn openhands_resolver_output_holds_two_tasks_read_as_the_harness_wrote_them() {
     assert_eq!(dark.iter().filter(|ok| !**ok).count(), 11);
     for log in &logs {
         assert_eq!(log.turns.len(), 1);
-        assert!(log.turns[0].prompt.starts_with("Please fix the following issue"));
+        assert!(
+            log.turns[0]
+                .prompt
+                .starts_with("Please fix the following issue")
+        );
         assert_eq!(
             log.meta.outcome,
             Some(tact::scoring::TaskOutcome::Build { success: true })
         );
     }
-    assert!(logs[1].turns[0].response.starts_with("The App.css file already contains"));
+    assert!(
+        logs[1].turns[0]
+            .response
+            .starts_with("The App.css file already contains")
+    );
 }
 
 #[test]
@@ -385,7 +400,10 @@ fn import_time_is_linear_in_the_log_s_size() {
     let ratio = (0..3)
         .map(|_| sessions(&large) / sessions(&small).max(1e-6))
         .fold(f64::MAX, f64::min);
-    assert!(ratio < 160.0, "16 times the sessions took {ratio:.1} times as long");
+    assert!(
+        ratio < 160.0,
+        "16 times the sessions took {ratio:.1} times as long"
+    );
 
     let time = |format: Format, text: &str| {
         (0..5)
