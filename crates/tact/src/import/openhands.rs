@@ -49,6 +49,51 @@ pub(crate) fn task_looks_like(first: &str) -> bool {
             .any(|k| super::has_key(first, k))
 }
 
+/// The functions of OpenHands' agentskills library (what its CodeAct
+/// agent runs in `run_ipython`) whose first argument names a file, and
+/// those whose first argument is a search.
+const FILE_SKILLS: [&str; 5] = [
+    "open_file",
+    "create_file",
+    "edit_file_by_replace",
+    "insert_content_at_line",
+    "edit_file",
+];
+const SEARCH_SKILLS: [&str; 3] = ["search_dir", "search_file", "find_file"];
+
+/// A `run_ipython` code that is one call of an agentskills function
+/// (`open_file('/w/a.py')`, `edit_file_by_replace(\n'/w/a.py', ...)`): the
+/// function, the param its first argument gives the call's view (`path`
+/// for a file, `query` for a search) and that argument when it is a plain
+/// string literal.
+fn skill_call(code: &str) -> Option<(&'static str, &'static str, Option<String>)> {
+    let code = code.trim();
+    let open = code.find('(')?;
+    let ident = &code[..open];
+    let (skill, key) = FILE_SKILLS
+        .iter()
+        .map(|s| (*s, "path"))
+        .chain(SEARCH_SKILLS.iter().map(|s| (*s, "query")))
+        .find(|(s, _)| *s == ident)?;
+    if !code.ends_with(')') {
+        return Some((skill, key, None));
+    }
+    let rest = code[open + 1..].trim_start();
+    let Some(quote) = rest.chars().next().filter(|q| matches!(q, '\'' | '"')) else {
+        return Some((skill, key, None));
+    };
+    let body = &rest[1..];
+    // A triple-quoted string is content, no file name.
+    if body.starts_with(quote) {
+        return Some((skill, key, None));
+    }
+    let arg = body
+        .find(quote)
+        .map(|end| &body[..end])
+        .filter(|a| !a.contains(['\n', '\\']));
+    Some((skill, key, arg.map(str::to_owned)))
+}
+
 /// The editor's refusals of an edit in a `run_ipython` observation.
 const REFUSED_EDITS: [&str; 2] = [
     "[Your proposed edit has introduced new syntax error(s)",
@@ -63,6 +108,9 @@ struct Task {
     instruction: Option<String>,
     /// The history's first event was read.
     opened: bool,
+    /// A task's member came first (`instruction`, `instance_id`, `issue`):
+    /// its `history` is a task's (another document's, SWE-agent's, is not).
+    is_task: bool,
 }
 
 const SKIPPED_ACTIONS: [&str; 5] = ["system", "change_agent_state", "recall", "null", "mcp_init"];
@@ -90,21 +138,26 @@ pub(crate) fn read(
                 )
             })
         };
-        match (key, item) {
-            (None | Some("events" | "history"), Item::Value { raw, .. }) => {
+        let events = match key {
+            None | Some("events") => true,
+            Some("history") => task.is_task,
+            Some(_) => false,
+        };
+        match (events, key, item) {
+            (true, _, Item::Value { raw, .. }) => {
                 events_seen = true;
                 let e = parse(&raw)?;
                 drop(raw);
                 task_event(&e, &mut task, sink);
             }
-            (None | Some("events" | "history"), Item::TooLarge { bytes, .. }) => {
+            (true, _, Item::TooLarge { bytes, .. }) => {
                 events_seen = true;
                 sink.too_large(line, bytes, limit);
             }
-            (Some(key), Item::Value { raw, .. }) => {
-                task_member(key, &parse(&raw)?, &mut task, sink)
+            (false, Some(key), Item::Value { raw, .. }) => {
+                task_member(key, &parse(&raw)?, &mut task, sink);
             }
-            (Some(_), Item::TooLarge { .. }) => {}
+            (false, _, _) => {}
         }
         Ok(())
     })
@@ -122,6 +175,7 @@ pub(crate) fn read(
 /// A member of a task record other than its history.
 fn task_member(key: &str, v: &Value, task: &mut Task, sink: &mut Sink) {
     let meta = &mut sink.meta;
+    task.is_task |= matches!(key, "instruction" | "instance_id" | "issue");
     match key {
         "instruction" if !task.opened => task.instruction = v.as_str().map(str::to_owned),
         "instance_id" => meta.task = v.as_str().map(str::to_owned).or(meta.task.take()),
@@ -292,6 +346,19 @@ pub(crate) fn event(e: &Value, sink: &mut Sink) {
                     },
                 ));
                 let group = model_response.and_then(|r| str_at(r, "id"));
+                // One call of the agentskills library: named by it.
+                let skill = (name == "run_ipython")
+                    .then(|| str_at(&params, "code").and_then(skill_call))
+                    .flatten();
+                let name = match skill {
+                    Some((skill, key, arg)) => {
+                        if let (Value::Object(m), Some(arg)) = (&mut params, arg) {
+                            m.insert(key.to_owned(), Value::String(arg));
+                        }
+                        skill
+                    }
+                    None => name,
+                };
                 sink.asm.call(id.as_deref(), name, params, group);
             }
         }
@@ -354,5 +421,38 @@ pub(crate) fn event(e: &Value, sink: &mut Sink) {
         }
     } else {
         sink.meta.skipped += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_call_of_an_agentskill_names_the_call_and_its_file() {
+        assert_eq!(
+            skill_call("open_file('/w/a.py')"),
+            Some(("open_file", "path", Some("/w/a.py".to_owned())))
+        );
+        assert_eq!(
+            skill_call(
+                "edit_file_by_replace(\n'/w/App.tsx',\nto_replace=\"\"\"x\"\"\",\nnew_content=\"y\")"
+            ),
+            Some((
+                "edit_file_by_replace",
+                "path",
+                Some("/w/App.tsx".to_owned())
+            ))
+        );
+        assert_eq!(
+            skill_call("search_dir(\"dark\", \"/w\")"),
+            Some(("search_dir", "query", Some("dark".to_owned())))
+        );
+        assert_eq!(
+            skill_call("create_file(name)"),
+            Some(("create_file", "path", None))
+        );
+        assert_eq!(skill_call("x = 1\nopen_file('a')"), None);
+        assert_eq!(skill_call("print('hi')"), None);
     }
 }
