@@ -140,8 +140,8 @@ impl SessionLine {
     }
 
     /// As [`SessionLine::import`], each turn's events handed to `on_event`
-    /// as the turn ends and not kept, as [`import_reader_replayed`]
-    /// (`super::import_reader_replayed`) does.
+    /// as the turn ends and not kept, as
+    /// [`import_reader_replayed`](super::import_reader_replayed) does.
     pub fn import_replayed(
         &self,
         format: Format,
