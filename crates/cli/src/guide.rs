@@ -22,6 +22,7 @@ use tact_guidance::{
 };
 use tact_types::trajectory::{Event, Mode, PendingCall, Trajectory};
 use tact_watch::read::Record;
+use tact_watch::source::Tail;
 
 /// Arguments of `tact guide`.
 #[derive(clap::Args, Debug)]
@@ -64,8 +65,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         let mut err = crate::redact::Redacting::new(std::io::stderr());
         let summary = match (&args.file, args.format) {
             (_, Some(format)) if stdin_path => {
-                let head = String::from_utf8_lossy(stdin.fill_buf()?).into_owned();
-                if tact::import::holds_sessions(format, &head) {
+                if holds_sessions(format, &mut stdin)? {
                     follow_sessions(stdin, format, "stdin", log_mode, args.json, out, &mut err)?
                 } else {
                     // A line with no end is cut at the limit, not held whole.
@@ -88,8 +88,7 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
     if path.as_os_str() == "-" {
         if let Some(format) = args.format {
             // Streamed, as a file is.
-            let head = String::from_utf8_lossy(stdin.fill_buf()?).into_owned();
-            if tact::import::holds_sessions(format, &head) {
+            if holds_sessions(format, &mut stdin)? {
                 return guide_sessions("stdin", stdin, format, log_mode, args.json, out);
             }
             return guide_log_reader("stdin", stdin, None, format, log_mode, args.json, out);
@@ -145,6 +144,17 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
     let text = tact_core::dataset::read_text(path)?;
     ensure_native(&source, &text)?;
     run_guide(&source, &text, args.json, out)
+}
+
+/// Whether stdin, read as `format`, holds many sessions, one a line
+/// (OpenHands' `output.jsonl`): its first bytes peeked, not consumed (only
+/// for the format that has such files, so no other waits for input here).
+fn holds_sessions(format: tact::import::Format, stdin: &mut impl BufRead) -> Result<bool> {
+    if format != tact::import::Format::OpenHands {
+        return Ok(false);
+    }
+    let head = String::from_utf8_lossy(stdin.fill_buf()?).into_owned();
+    Ok(tact::import::holds_sessions(format, &head))
 }
 
 /// The keys of tact's own trajectories (an object, events, or JSON Lines
@@ -576,11 +586,17 @@ pub fn follow_file(
     let Some(format) = format else {
         ensure_native(&source, &head)?;
         let mode = mode.unwrap_or(Mode::Headless);
-        return follow(std::io::BufReader::new(Tail { file }), mode, json, out, err);
+        return follow(
+            std::io::BufReader::new(Tail::new(file, POLL)),
+            mode,
+            json,
+            out,
+            err,
+        );
     };
     if tact::import::holds_sessions(format, &head) {
         // Each session a line, written whole when its task ends.
-        let reader = std::io::BufReader::new(Tail { file });
+        let reader = std::io::BufReader::new(Tail::new(file, POLL));
         let mode = mode.unwrap_or(tact::import::LOG_MODE);
         return follow_sessions(reader, format, &source, mode, json, out, err);
     }
@@ -614,23 +630,6 @@ pub fn follow_file(
         }
         out.flush()?;
         std::thread::sleep(POLL);
-    }
-}
-
-/// A file read as it grows: at its end, reads wait for more (`tail -f`).
-struct Tail {
-    file: std::fs::File,
-}
-
-impl std::io::Read for Tail {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        loop {
-            let n = self.file.read(buf)?;
-            if n > 0 || buf.is_empty() {
-                return Ok(n);
-            }
-            std::thread::sleep(POLL);
-        }
     }
 }
 

@@ -133,8 +133,8 @@ pub fn run(
     let (source, format) = source_of(args)?;
     // A log of many sessions shows one of them.
     let many = match format {
-        Some(f) => tact::import::holds_sessions(f, &head_of(&source)?),
-        None => false,
+        Some(f @ Format::OpenHands) => tact::import::holds_sessions(f, &head_of(&source)?),
+        _ => false,
     };
     if args.session.is_some() && !many {
         bail!(

@@ -245,7 +245,7 @@ pub fn spawn_sessions<M: Send + 'static>(
                 }
                 file.seek(SeekFrom::Start(end))?;
                 let lines_before = count_lines(path, end)?;
-                let tail = BufReader::with_capacity(1 << 16, Tail { file });
+                let tail = BufReader::with_capacity(1 << 16, Tail::new(file, POLL));
                 let mut lines =
                     tact::import::SessionLines::new(tail, &name, max).starting_at(lines_before);
                 each(&mut lines);
@@ -293,9 +293,19 @@ fn count_lines(path: &Path, len: u64) -> std::io::Result<usize> {
     }
 }
 
-/// A file read as it grows: at its end, reads wait for more.
-struct Tail {
+/// A file read as it grows (`tail -f`): at its end, a read waits for more,
+/// checking every `poll`.
+#[derive(Debug)]
+pub struct Tail {
     file: File,
+    poll: Duration,
+}
+
+impl Tail {
+    /// `file` read from where it stands, waiting at its end.
+    pub fn new(file: File, poll: Duration) -> Self {
+        Tail { file, poll }
+    }
 }
 
 impl Read for Tail {
@@ -305,7 +315,7 @@ impl Read for Tail {
             if n > 0 || buf.is_empty() {
                 return Ok(n);
             }
-            std::thread::sleep(POLL);
+            std::thread::sleep(self.poll);
         }
     }
 }

@@ -20,14 +20,8 @@ impl Job {
         format: Format,
         progress: &mut dyn FnMut(&Tally),
     ) -> Result<()> {
-        let reader = match std::fs::File::open(file) {
-            Ok(f) => std::io::BufReader::with_capacity(1 << 16, f),
-            Err(e) => {
-                tally
-                    .errors
-                    .push(SessionError::in_file(file, None, SessionErrorKind::Read(e)));
-                return Ok(());
-            }
+        let Some(reader) = open_reader(tally, file) else {
+            return Ok(());
         };
         let source = file.display().to_string();
         let limit = self.limits.max_session_bytes;
@@ -134,6 +128,23 @@ pub(super) fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Resu
         !crate::import::is_event_file(f) || conversations.insert(f.parent().map(Path::to_owned))
     });
     Ok(files)
+}
+
+/// `file` opened for reading line by line, or `None` with the failure
+/// reported in `tally`.
+pub(super) fn open_reader(
+    tally: &mut Tally,
+    file: &Path,
+) -> Option<std::io::BufReader<std::fs::File>> {
+    match std::fs::File::open(file) {
+        Ok(f) => Some(std::io::BufReader::with_capacity(1 << 16, f)),
+        Err(e) => {
+            tally
+                .errors
+                .push(SessionError::in_file(file, None, SessionErrorKind::Read(e)));
+            None
+        }
+    }
 }
 
 /// The lowercase extension of `p` (empty without one).

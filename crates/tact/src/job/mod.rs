@@ -487,14 +487,8 @@ impl Job {
         file: &Path,
         progress: &mut dyn FnMut(&Tally),
     ) -> Result<()> {
-        let reader = match std::fs::File::open(file) {
-            Ok(f) => BufReader::with_capacity(1 << 16, f),
-            Err(e) => {
-                tally
-                    .errors
-                    .push(SessionError::in_file(file, None, SessionErrorKind::Read(e)));
-                return Ok(());
-            }
+        let Some(reader) = files::open_reader(tally, file) else {
+            return Ok(());
         };
         let source = file.display().to_string();
         let limit = self.limits.max_session_bytes;
