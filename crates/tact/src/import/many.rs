@@ -276,6 +276,41 @@ mod tests {
         assert_eq!(t.response, "Should I go on?");
     }
 
+    /// An evaluation run's history: the agent asks and waits for a
+    /// response (`wait_for_response`), the harness's stand-in user answers;
+    /// the older evaluation output writes `[action, observation]` pairs
+    /// with `source` and `cause`.
+    #[test]
+    fn the_agent_s_wait_for_the_user_and_pairs_of_events() {
+        let line = concat!(
+            r#"{"instance_id":"django__django-11099","instruction":"Fix the validator.","history":["#,
+            r#"[{"id":1,"source":"agent","action":"run","args":{"command":"ls","thought":"Looking."}},{"id":2,"cause":1,"source":"agent","observation":"run","content":"a.py","extras":{"exit_code":0}}],"#,
+            r#"{"content":"Should I also update the tests?","wait_for_response":true,"action":"message"},"#,
+            r#"{"content":"Please continue working on the task.","wait_for_response":false,"action":"message"},"#,
+            r#"{"outputs":{},"thought":"Done.","action":"finish"}],"#,
+            r#""metadata":{"llm_config":{"model":"claude-3-5-sonnet"}},"test_result":{"report":{"resolved":false}}}"#,
+        );
+        let l = SessionLines::new(line.as_bytes(), "output.jsonl", 1 << 20)
+            .next()
+            .unwrap()
+            .unwrap();
+        let log = l
+            .import(Format::OpenHands, "output.jsonl", 1 << 20)
+            .unwrap();
+        assert_eq!(log.meta.session_id.as_deref(), Some("django__django-11099"));
+        assert_eq!(log.meta.model.as_deref(), Some("claude-3-5-sonnet"));
+        assert_eq!(
+            log.meta.outcome,
+            Some(tact_scoring::TaskOutcome::Build { success: false })
+        );
+        assert_eq!(log.turns.len(), 2);
+        assert_eq!(log.turns[0].prompt, "Fix the validator.");
+        assert_eq!(super::super::tool_names(&log.turns[0]), ["run"]);
+        assert_eq!(log.turns[0].response, "Should I also update the tests?");
+        assert_eq!(log.turns[1].prompt, "Please continue working on the task.");
+        assert_eq!(log.turns[1].response, "Done.");
+    }
+
     #[test]
     fn a_bad_or_long_line_is_an_error_of_its_line_and_the_rest_is_read() {
         let text = format!(

@@ -20,7 +20,9 @@
 //! observation answers the last open call. A task record of an
 //! `output.jsonl` (one task a line: `instruction`, `history`, `success`,
 //! ...) is one log of this reader: its `history` the events, its
-//! `instance_id` (else its issue, `owner/repo#number`) the task, its
+//! `instance_id` (else its issue, `owner/repo#number`) the task (a
+//! history of `[action, observation]` pairs, as OpenHands 0.8 and 0.9
+//! wrote it, is read pair by pair), its
 //! issue's title the title, its `success` (else `test_result`'s
 //! `resolved`) the outcome, its `instruction` the prompt when the history
 //! opens with none. The agentskills editor's refusals of an edit
@@ -218,7 +220,15 @@ fn task_member(key: &str, v: &Value, task: &mut Task, sink: &mut Sink) {
 
 /// One event of a history: the task's instruction first, as the prompt,
 /// when the history does not open with the user's message.
+/// An item of a history may also be an `[action, observation]` pair (the
+/// evaluation output of OpenHands 0.8 and 0.9): its events in order.
 fn task_event(e: &Value, task: &mut Task, sink: &mut Sink) {
+    if let Value::Array(pair) = e {
+        for e in pair {
+            task_event(e, task, sink);
+        }
+        return;
+    }
     if !task.opened {
         task.opened = true;
         if let Some(instruction) = task.instruction.take() {
