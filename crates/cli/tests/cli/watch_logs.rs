@@ -415,3 +415,50 @@ fn watch_latest_opens_the_newest_session_under_a_temporary_home() {
     assert!(!bad.status.success());
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// `--session` on a file of many sessions: the last by default, the one
+/// named otherwise, each named in the status line with its line and the
+/// count; an id no line has is an error naming those read, and
+/// `--session` on a log of one session is an error.
+#[test]
+fn watch_picks_a_session_of_a_file_of_many() {
+    let file = "fixtures/logs/openhands/openhands-resolver-output.jsonl";
+    let last = snapshot_of(file, "300x40", None);
+    assert!(
+        last.contains("session neubig/pr-viewer#1 (line 2, last of 2)"),
+        "{last}"
+    );
+    let first = snapshot_of(file, "300x40", Some("neubig/pr-viewer#5"));
+    assert!(
+        first.contains("session neubig/pr-viewer#5 (line 1, chosen of 2)"),
+        "{first}"
+    );
+    assert!(first.contains("MIT"), "{first}");
+    let relative = format!("../../{file}");
+    let o = tact(
+        &["watch", "--snapshot", "--session", "nope", &relative],
+        None,
+    );
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no session `nope` (sessions: neubig/pr-viewer#5, neubig/pr-viewer#1)"),
+        "{err}"
+    );
+    let o = tact(
+        &[
+            "watch",
+            "--snapshot",
+            "--session",
+            "x",
+            "../../fixtures/logs/claude-code/ask-user-question.jsonl",
+        ],
+        None,
+    );
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--session picks a session"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
