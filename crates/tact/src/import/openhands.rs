@@ -102,6 +102,16 @@ const REFUSED_EDITS: [&str; 2] = [
     "[No exact match found in",
 ];
 
+/// The members of a task record read besides its history.
+const TASK_KEYS: [&str; 6] = [
+    "instruction",
+    "instance_id",
+    "issue",
+    "success",
+    "test_result",
+    "metadata",
+];
+
 /// What a task record says beside its history.
 #[derive(Debug, Default)]
 struct Task {
@@ -156,7 +166,9 @@ pub(crate) fn read(
                 events_seen = true;
                 sink.too_large(line, bytes, limit);
             }
-            (false, Some(key), Item::Value { raw, .. }) => {
+            // Only the members a task's session takes are parsed (not its
+            // patch, nor another document's members).
+            (false, Some(key), Item::Value { raw, .. }) if TASK_KEYS.contains(&key) => {
                 task_member(key, &parse(&raw)?, &mut task, sink);
             }
             (false, _, _) => {}
