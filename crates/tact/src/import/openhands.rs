@@ -42,13 +42,14 @@ pub(crate) fn looks_like(t: &str) -> bool {
 
 /// Whether `first` (a log's first line, maybe cut) is a task record of
 /// OpenHands' resolver or evaluation output: an object with an
-/// `instruction` and a `history`, an `instance_id` or an `issue`.
+/// `instruction` and a `history`, an `instance_id` or an `issue`, or an
+/// `instance_id` and a `test_result` (the evaluation writes its patch in
+/// `test_result` before the instruction, and the head may end in it).
 pub(crate) fn task_looks_like(first: &str) -> bool {
+    let has = |k: &str| super::has_key(first, k);
     first.starts_with('{')
-        && super::has_key(first, "instruction")
-        && ["history", "instance_id", "issue"]
-            .iter()
-            .any(|k| super::has_key(first, k))
+        && ((has("instruction") && (has("history") || has("instance_id") || has("issue")))
+            || (has("instance_id") && has("test_result")))
 }
 
 /// The functions of OpenHands' agentskills library (what its CodeAct
@@ -476,5 +477,19 @@ mod tests {
         );
         assert_eq!(skill_call("x = 1\nopen_file('a')"), None);
         assert_eq!(skill_call("print('hi')"), None);
+    }
+
+    #[test]
+    fn a_task_is_told_by_its_first_keys_even_cut() {
+        assert!(task_looks_like(
+            r#"{"instance_id":"a__b-1","test_result":{"git_patch":"diff --git a/x b/x"#
+        ));
+        assert!(task_looks_like(
+            r#"{"issue":{"owner":"o"},"instruction":"Fix.","#
+        ));
+        assert!(!task_looks_like(
+            r#"{"instance_id":"a__b-1","model_patch":"","model_name_or_path":"m"}"#
+        ));
+        assert!(!task_looks_like(r#"[{"instruction":"x","history":[]}]"#));
     }
 }
