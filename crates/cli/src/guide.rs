@@ -22,6 +22,7 @@ use tact_guidance::{
 };
 use tact_types::trajectory::{Event, Mode, PendingCall, Trajectory};
 use tact_watch::read::Record;
+use tact_watch::source::Tail;
 
 /// Arguments of `tact guide`.
 #[derive(clap::Args, Debug)]
@@ -64,10 +65,14 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
         let mut err = crate::redact::Redacting::new(std::io::stderr());
         let summary = match (&args.file, args.format) {
             (_, Some(format)) if stdin_path => {
-                // A line with no end is cut at the limit, not held whole.
-                let limit = log_line_limit(format);
-                let stdin = crate::bounded::LineLimit::new(stdin, "stdin", limit);
-                follow_log(stdin, format, "stdin", log_mode, args.json, out, &mut err)?
+                if holds_sessions(format, &mut stdin)? {
+                    follow_sessions(stdin, format, "stdin", log_mode, args.json, out, &mut err)?
+                } else {
+                    // A line with no end is cut at the limit, not held whole.
+                    let limit = log_line_limit(format);
+                    let stdin = crate::bounded::LineLimit::new(stdin, "stdin", limit);
+                    follow_log(stdin, format, "stdin", log_mode, args.json, out, &mut err)?
+                }
             }
             (Some(path), format) if !stdin_path => {
                 follow_file(path, format, args.mode, args.json, out, &mut err)?
@@ -83,6 +88,9 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
     if path.as_os_str() == "-" {
         if let Some(format) = args.format {
             // Streamed, as a file is.
+            if holds_sessions(format, &mut stdin)? {
+                return guide_sessions("stdin", stdin, format, log_mode, args.json, out);
+            }
             return guide_log_reader("stdin", stdin, None, format, log_mode, args.json, out);
         }
         let limit = tact_core::input::MAX_TEXT_BYTES;
@@ -93,16 +101,16 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
     let source = path.display().to_string();
     // An agent's log is streamed (one record in memory at a time); only
     // tact's own trajectories are read whole.
-    let detected = match args.format {
-        Some(f) => Some(f),
-        None => {
-            use std::io::Read;
-            let mut head = Vec::new();
-            let file = tact_core::input::open(path)?;
-            file.take(64 << 10).read_to_end(&mut head)?;
-            tact::import::Format::detect(path, &String::from_utf8_lossy(&head))
-        }
+    let head = {
+        use std::io::Read;
+        let mut head = Vec::new();
+        let file = tact_core::input::open(path)?;
+        file.take(64 << 10).read_to_end(&mut head)?;
+        String::from_utf8_lossy(&head).into_owned()
     };
+    let detected = args
+        .format
+        .or_else(|| tact::import::Format::detect(path, &head));
     match detected {
         // One event file of an OpenHands V1 conversation: the whole
         // conversation (its folder's event files, in order).
@@ -111,6 +119,12 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
                 .with_context(|| format!("cannot read the events beside {source}"))?;
             let text = tact_core::dataset::decode_text(&source, bytes)?;
             return run_guide_log(&source, &text, format, log_mode, args.json, out);
+        }
+        // A file of many sessions (OpenHands' output.jsonl): each its own.
+        Some(format) if tact::import::holds_sessions(format, &head) => {
+            let file = tact_core::input::open(path)?;
+            let reader = std::io::BufReader::with_capacity(1 << 16, file);
+            return guide_sessions(&source, reader, format, log_mode, args.json, out);
         }
         Some(format) => {
             let file = tact_core::input::open(path)?;
@@ -130,6 +144,17 @@ pub fn run(args: &GuideArgs, mut stdin: impl BufRead, out: &mut impl Write) -> R
     let text = tact_core::dataset::read_text(path)?;
     ensure_native(&source, &text)?;
     run_guide(&source, &text, args.json, out)
+}
+
+/// Whether stdin, read as `format`, holds many sessions, one a line
+/// (OpenHands' `output.jsonl`): its first bytes peeked, not consumed (only
+/// for the format that has such files, so no other waits for input here).
+fn holds_sessions(format: tact::import::Format, stdin: &mut impl BufRead) -> Result<bool> {
+    if format != tact::import::Format::OpenHands {
+        return Ok(false);
+    }
+    let head = String::from_utf8_lossy(stdin.fill_buf()?).into_owned();
+    Ok(tact::import::holds_sessions(format, &head))
 }
 
 /// The keys of tact's own trajectories (an object, events, or JSON Lines
@@ -200,6 +225,46 @@ fn guide_log_reader(
     };
     let replay = replay.replace(LogReplay::new(mode));
     write_log_replay(source, log, format, replay, json, out)
+}
+
+/// `tact guide FILE` on a log that holds many sessions, one a line
+/// (OpenHands' `output.jsonl`): each session replayed and reported as
+/// [`guide_log_reader`] reports a log, under its own heading (`FILE:LINE`
+/// and its id), in file order, one line in memory at a time. A line that
+/// cannot be read is a warning naming it, the others are read, and the
+/// command then fails.
+fn guide_sessions(
+    source: &str,
+    reader: impl BufRead,
+    format: tact::import::Format,
+    mode: Mode,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    let max = tact::import::MAX_RECORD_BYTES;
+    let (mut read, mut failed) = (0usize, 0usize);
+    for line in tact::import::SessionLines::new(reader, source, max) {
+        read += 1;
+        let replayed = line.and_then(|line| {
+            let replay = std::rc::Rc::new(std::cell::RefCell::new(LogReplay::new(mode)));
+            let fed = std::rc::Rc::clone(&replay);
+            let on_event = move |event: Event| fed.borrow_mut().event(&event);
+            let log = line.import_replayed(format, source, max, on_event)?;
+            let replay = replay.replace(LogReplay::new(mode));
+            Ok((format!("{source}:{}", line.line), log, replay))
+        });
+        match replayed {
+            Ok((at, log, replay)) => write_log_replay(&at, log, format, replay, json, out)?,
+            Err(e) => {
+                failed += 1;
+                eprintln!("warning: {} (skipped)", redacted(e.to_string().as_bytes()));
+            }
+        }
+    }
+    if failed > 0 {
+        bail!("{source}: {failed} of {read} sessions could not be read");
+    }
+    Ok(())
 }
 
 /// A log's events replayed through a [`Guide`]: the nudges (one bounded
@@ -416,6 +481,75 @@ pub fn follow_log(
     Ok(summary)
 }
 
+/// `tact guide --follow` on a log that holds many sessions, one a line
+/// (OpenHands' `output.jsonl`, a line written whole as each task ends):
+/// each session replayed through a guide of its own as its line arrives,
+/// its nudges printed then (as JSON, each with its `session`; as text,
+/// under a `session ID (FILE:LINE)` line); a bad line is a warning naming
+/// it, and the stream goes on.
+pub fn follow_sessions(
+    reader: impl BufRead,
+    format: tact::import::Format,
+    source: &str,
+    mode: Mode,
+    json: bool,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Result<FollowSummary> {
+    let mut summary = FollowSummary::default();
+    let max = tact::import::MAX_RECORD_BYTES;
+    for line in tact::import::SessionLines::new(reader, source, max) {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                warn_all(vec![e], &mut summary, err)?;
+                continue;
+            }
+        };
+        let fired = std::rc::Rc::new(std::cell::RefCell::new((Guide::new(mode), Vec::new(), 0)));
+        let fed = std::rc::Rc::clone(&fired);
+        let on_event = move |event: Event| {
+            let (guide, nudges, events) = &mut *fed.borrow_mut();
+            *events += 1;
+            nudges.extend(guide.replay(&event));
+        };
+        match line.import_replayed(format, source, max, on_event) {
+            Ok(log) => {
+                let (_, nudges, events) = fired.replace((Guide::new(mode), Vec::new(), 0));
+                summary.events += events;
+                let id = log.meta.session_id.unwrap_or_default();
+                if !json {
+                    let heading = format!("session {id} ({source}:{})\n", line.line);
+                    out.write_all(redacted(heading.as_bytes()).as_bytes())?;
+                }
+                for n in &nudges {
+                    write_session_nudge(n, &id, json, out)?;
+                    summary.nudges += 1;
+                }
+                out.flush()?;
+            }
+            Err(e) => warn_all(vec![e], &mut summary, err)?,
+        }
+    }
+    out.flush()?;
+    Ok(summary)
+}
+
+/// A nudge of one session of a file of many: as [`write_nudge`], the
+/// session's id in its JSON line.
+fn write_session_nudge(n: &Nudge, session: &str, json: bool, out: &mut impl Write) -> Result<()> {
+    if !json {
+        return write_nudge(n, json, out);
+    }
+    let mut line = NudgeLine::from(n);
+    line.session = Some(session.to_owned());
+    let mut buf = Vec::new();
+    serde_json::to_writer(&mut buf, &line)?;
+    writeln!(buf)?;
+    out.write_all(redacted(&buf).as_bytes())?;
+    Ok(())
+}
+
 /// How often a followed file is checked for new bytes.
 const POLL: std::time::Duration = std::time::Duration::from_millis(200);
 
@@ -445,14 +579,27 @@ pub fn follow_file(
             tact::import::Format::detect(path, &String::from_utf8_lossy(&head))
         }
     };
+    let mut head = Vec::new();
+    (&mut file).take(64 << 10).read_to_end(&mut head)?;
+    file.seek(SeekFrom::Start(0))?;
+    let head = String::from_utf8_lossy(&head);
     let Some(format) = format else {
-        let mut head = Vec::new();
-        (&mut file).take(64 << 10).read_to_end(&mut head)?;
-        file.seek(SeekFrom::Start(0))?;
-        ensure_native(&source, &String::from_utf8_lossy(&head))?;
+        ensure_native(&source, &head)?;
         let mode = mode.unwrap_or(Mode::Headless);
-        return follow(std::io::BufReader::new(Tail { file }), mode, json, out, err);
+        return follow(
+            std::io::BufReader::new(Tail::new(file, POLL)),
+            mode,
+            json,
+            out,
+            err,
+        );
     };
+    if tact::import::holds_sessions(format, &head) {
+        // Each session a line, written whole when its task ends.
+        let reader = std::io::BufReader::new(Tail::new(file, POLL));
+        let mode = mode.unwrap_or(tact::import::LOG_MODE);
+        return follow_sessions(reader, format, &source, mode, json, out, err);
+    }
     let mut guide = Guide::new(mode.unwrap_or(tact::import::LOG_MODE));
     let mut follower = tact::import::Follower::new(format, &source);
     let mut summary = FollowSummary::default();
@@ -483,23 +630,6 @@ pub fn follow_file(
         }
         out.flush()?;
         std::thread::sleep(POLL);
-    }
-}
-
-/// A file read as it grows: at its end, reads wait for more (`tail -f`).
-struct Tail {
-    file: std::fs::File,
-}
-
-impl std::io::Read for Tail {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        loop {
-            let n = self.file.read(buf)?;
-            if n > 0 || buf.is_empty() {
-                return Ok(n);
-            }
-            std::thread::sleep(POLL);
-        }
     }
 }
 
@@ -781,6 +911,9 @@ pub struct FollowSummary {
 /// the replay, the guide's turn clock), who fired and why.
 #[derive(Debug, Serialize)]
 struct NudgeLine {
+    /// In a file of many sessions, the session's id (`--follow`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session: Option<String>,
     event: usize,
     turn: usize,
     provider: String,
@@ -794,6 +927,7 @@ struct NudgeLine {
 impl From<&Nudge> for NudgeLine {
     fn from(n: &Nudge) -> Self {
         NudgeLine {
+            session: None,
             event: n.position,
             turn: n.turn,
             provider: n.provider.clone(),

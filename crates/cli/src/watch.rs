@@ -5,6 +5,8 @@
 //! detected by content, or `--format`) is read through `tact::import`, the
 //! path `tact run` and `tact guide` read it with; `--latest` opens the
 //! newest session an agent keeps; `--snapshot` prints the final frame.
+//! A log that holds many sessions, one a line (OpenHands' `output.jsonl`),
+//! shows one: `--session ID`, else the last (the one growing live).
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -27,6 +29,12 @@ pub struct WatchArgs {
     /// codex, openhands, swe-agent, aider (detected by content without).
     #[arg(long, value_name = "NAME")]
     pub format: Option<Format>,
+    /// In a log that holds many sessions, one a line (OpenHands'
+    /// `output.jsonl`): the session to show, by its id (the task's
+    /// instance or issue id, else FILE-STEM:LINE); the last by default,
+    /// and while following, each new one as its line is written.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
     /// Open the newest session where the agent keeps them: claude-code
     /// (`~/.claude/projects`, or `$CLAUDE_CONFIG_DIR/projects`) or codex
     /// (`~/.codex/sessions`, or `$CODEX_HOME/sessions`); without AGENT,
@@ -123,6 +131,16 @@ pub fn run(
         }
     }
     let (source, format) = source_of(args)?;
+    // A log of many sessions shows one of them.
+    let many = match format {
+        Some(f @ Format::OpenHands) => tact::import::holds_sessions(f, &head_of(&source)?),
+        _ => false,
+    };
+    if args.session.is_some() && !many {
+        bail!(
+            "--session picks a session of a log that holds many (one a line, as OpenHands' output.jsonl)"
+        );
+    }
     let mut opts = tact_watch::Options::default()
         .mode(args.mode)
         .color(color)
@@ -137,9 +155,34 @@ pub fn run(
         ));
     }
     if args.snapshot {
+        if let (true, Some(format)) = (many, format) {
+            return snapshot_sessions(
+                opts,
+                &source,
+                format,
+                args.session.as_deref(),
+                args.size,
+                out,
+            );
+        }
         return snapshot(opts, &source, format, args.size, out);
     }
+    if many {
+        let shown = match &args.session {
+            Some(id) => format!("{} · session {id}", source.name()),
+            None => format!("{} · last session", source.name()),
+        };
+        opts = opts.source(shown);
+    }
     let feed = match (format, &source) {
+        (Some(format), _) if many => Feed::Sessions {
+            format,
+            defaults: Box::new(match &source {
+                Source::File(p) => log::sidecar(p),
+                Source::Stdin => tact::import::ImportDefaults::default(),
+            }),
+            session: args.session.clone(),
+        },
         (Some(format), Source::File(path)) => Feed::Log {
             format,
             header: Box::new(log::header(format, path, &log::sidecar(path))),
@@ -160,6 +203,70 @@ pub fn run(
         "tact watch: {} events, {} nudges, {} lines skipped",
         summary.events, summary.nudges, summary.skipped
     )?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The start of the session's file (64 KB), or of stdin as far as it has
+/// arrived (peeked, not consumed: the reading thread reads it all).
+fn head_of(source: &Source) -> Result<String> {
+    use std::io::BufRead;
+    let bytes = match source {
+        Source::File(path) => {
+            let mut head = Vec::new();
+            std::fs::File::open(path)
+                .with_context(|| format!("cannot read {}", path.display()))?
+                .take(64 << 10)
+                .read_to_end(&mut head)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            head
+        }
+        Source::Stdin => std::io::stdin()
+            .lock()
+            .fill_buf()
+            .context("cannot read stdin")?
+            .to_vec(),
+    };
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// `--snapshot` of a log that holds many sessions: the session `wanted`
+/// (else the last) read as `tact run` imports it, one line in memory at a
+/// time; the status line names it, its line and how many the log holds.
+fn snapshot_sessions(
+    opts: tact_watch::Options,
+    source: &Source,
+    format: Format,
+    wanted: Option<&str>,
+    (width, height): (u16, u16),
+    out: &mut impl Write,
+) -> Result<()> {
+    let name = source.name();
+    let (path, picked, defaults) = match source {
+        Source::File(path) => {
+            let file = std::fs::File::open(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let reader = std::io::BufReader::with_capacity(1 << 16, file);
+            let picked = log::pick_session(format, reader, &name, wanted)?;
+            (path.clone(), picked, log::sidecar(path))
+        }
+        Source::Stdin => {
+            let stdin = std::io::stdin();
+            let picked = log::pick_session(format, stdin.lock(), &name, wanted)?;
+            let defaults = tact::import::ImportDefaults::default();
+            (PathBuf::from("stdin"), picked, defaults)
+        }
+    };
+    let id = picked.log.meta.session_id.clone().unwrap_or_default();
+    let which = if wanted.is_some() { "chosen" } else { "last" };
+    let opts = opts.source(format!(
+        "{name} · session {id} (line {}, {which} of {})",
+        picked.log.line.unwrap_or(0),
+        picked.sessions
+    ));
+    let steps = log::session_steps(&picked.log, &path, &defaults);
+    let frame = tact_watch::snapshot(opts, steps, picked.warnings, width, height)?;
+    out.write_all(frame.as_bytes())?;
     out.flush()?;
     Ok(())
 }

@@ -3,22 +3,22 @@
 //! imported whole (`import_text`), as `tact run` reads a log. Cline's and
 //! Gemini CLI's logs are built here (the bench predates their samples in
 //! `fixtures/logs`) from a task of a question, a file read, an edit and a
-//! command in each format's shape, repeated to the same size.
+//! command in each format's shape, repeated to the same size. OpenHands'
+//! resolver output (`output.jsonl`, one task a line, each a session) is
+//! read line by line as `tact run` reads it (`SessionLines`, each line
+//! imported), its sample's lines repeated to about 4 MB (`openhands-tasks`).
 
 use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use tact::import::{Format, import_text};
+use tact::import::{Format, SessionLines, import_text};
 
 /// A log of `format` of about 4 MB: the sample's records repeated (JSON
 /// Lines and Markdown), or its event list / trajectory steps repeated (one
 /// JSON document).
 fn four_mb(rel: &str, format: Format) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(rel);
-    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let text = sample(rel);
     let target = 4 << 20;
     match format {
         Format::OpenHands => {
@@ -41,17 +41,28 @@ fn four_mb(rel: &str, format: Format) -> String {
             v["trajectory"] = serde_json::Value::Array(all);
             v.to_string()
         }
-        _ => {
-            let mut s = String::with_capacity(target + text.len());
-            while s.len() < target && !text.is_empty() {
-                s.push_str(&text);
-                if !s.ends_with('\n') {
-                    s.push('\n');
-                }
-            }
-            s
+        _ => repeat_lines(&text, target),
+    }
+}
+
+/// The sample at `rel` (from the repository's root).
+fn sample(rel: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel);
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+/// `text`'s lines repeated to about `target` bytes.
+fn repeat_lines(text: &str, target: usize) -> String {
+    let mut s = String::with_capacity(target + text.len());
+    while s.len() < target && !text.is_empty() {
+        s.push_str(text);
+        if !s.ends_with('\n') {
+            s.push('\n');
         }
     }
+    s
 }
 
 /// A document whose list at `key` is repeated to about `target` bytes.
@@ -171,6 +182,27 @@ fn import(c: &mut Criterion) {
             },
         );
     }
+    // A file of many sessions, one a line: each imported as its own.
+    let text = repeat_lines(
+        &sample("fixtures/logs/openhands/openhands-resolver-output.jsonl"),
+        4 << 20,
+    );
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_with_input(
+        BenchmarkId::new("session_lines", "openhands-tasks"),
+        &text,
+        |b, t| {
+            b.iter(|| {
+                SessionLines::new(black_box(t).as_bytes(), "bench", 64 << 20)
+                    .filter_map(|l| {
+                        l.and_then(|l| l.import(Format::OpenHands, "bench", 64 << 20))
+                            .ok()
+                    })
+                    .map(|l| l.turns.len())
+                    .sum::<usize>()
+            });
+        },
+    );
     group.finish();
 }
 

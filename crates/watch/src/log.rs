@@ -4,11 +4,15 @@
 //! a whole file through [`import_text`] and the session `tact run` scores
 //! ([`log_steps`]), a growing one through the [`Follower`] that `tact guide
 //! --follow` uses, its events grouped into turns ([`TurnSteps`]) so the view
-//! counts turns, questions and the score as `tact run` does.
+//! counts turns, questions and the score as `tact run` does. A log that
+//! holds many sessions, one a line (OpenHands' `output.jsonl`), shows one
+//! of them: the one asked for, else the last ([`pick_session`]).
 
 use std::path::Path;
 
-use tact::import::{Follower, Format, ImportDefaults, ImportError, LOG_MODE, import_text};
+use tact::import::{
+    Follower, Format, ImportDefaults, ImportError, ImportedLog, LOG_MODE, SessionLines, import_text,
+};
 use tact::scoring::{Session, TaskOutcome};
 use tact::types::{Event, PendingCall};
 
@@ -67,10 +71,78 @@ pub fn log_steps(
     defaults: &ImportDefaults,
 ) -> Result<Vec<Step>, ImportError> {
     let log = import_text(format, text, &path.display().to_string())?;
+    Ok(session_steps(&log, path, defaults))
+}
+
+/// The steps of an imported session (of a log, or of one line of a log
+/// that holds many): the session `tact run` scores and replays.
+pub fn session_steps(log: &ImportedLog, path: &Path, defaults: &ImportDefaults) -> Vec<Step> {
     let session = log.session(path, defaults);
     let mut out = Vec::new();
     steps(Record::Session(Box::new(session)), &mut out);
-    Ok(out)
+    out
+}
+
+/// The session a view shows of a log that holds many, one a line
+/// ([`tact::import::holds_sessions`]): how many it holds, and the
+/// warnings of the lines that could not be read.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Picked {
+    /// The session shown.
+    pub log: ImportedLog,
+    /// Sessions read.
+    pub sessions: usize,
+    /// Lines that could not be read (`FILE:LINE: why`).
+    pub warnings: Vec<String>,
+}
+
+/// Reads a log that holds many sessions from `reader`, one line in memory
+/// at a time (each line imported as `tact run` imports it), and keeps the
+/// last session whose id is `wanted`, or the last of all: the one growing
+/// live, as the line of each task is written when it ends. An error when
+/// no session is read, or none has that id (it names the ids read, up to
+/// ten).
+pub fn pick_session(
+    format: Format,
+    reader: impl std::io::BufRead,
+    source: &str,
+    wanted: Option<&str>,
+) -> Result<Picked, ImportError> {
+    let max = tact::import::MAX_RECORD_BYTES;
+    let (mut picked, mut sessions, mut warnings, mut ids) = (None, 0, Vec::new(), Vec::new());
+    for line in SessionLines::new(reader, source, max) {
+        match line.and_then(|l| l.import(format, source, max)) {
+            Ok(log) => {
+                sessions += 1;
+                let id = log.meta.session_id.clone().unwrap_or_default();
+                if wanted.is_none_or(|w| w == id) {
+                    picked = Some(log);
+                } else if ids.len() < 10 {
+                    ids.push(id);
+                }
+            }
+            Err(e) => warnings.push(e.to_string()),
+        }
+    }
+    match picked {
+        Some(log) => Ok(Picked {
+            log,
+            sessions,
+            warnings,
+        }),
+        None => {
+            let message = match wanted {
+                Some(w) => format!("no session `{w}` (sessions: {})", ids.join(", ")),
+                None => format!("no {} session read", format.name()),
+            };
+            Err(ImportError {
+                source_name: source.to_owned(),
+                line: 1,
+                message,
+            })
+        }
+    }
 }
 
 /// A live log's events, as a [`Follower`] returns them, grouped into the

@@ -165,6 +165,161 @@ pub fn spawn_log<M: Send + 'static>(
     })
 }
 
+/// Starts the reading thread of an agent's log that holds many sessions,
+/// one a line (OpenHands' `output.jsonl`, each task's line written whole
+/// when it ends): a file is read to its last complete line, the session
+/// `wanted` (else the last) sent as [`pick_session`](crate::log::pick_session)
+/// picks it, then each line appended is a new session, sent when it is
+/// `wanted` (any, without), so the view follows the run's latest task;
+/// stdin sends each session `wanted` as its line arrives. One line in
+/// memory at a time; a bad line is a warning naming it.
+pub fn spawn_sessions<M: Send + 'static>(
+    source: Source,
+    format: Format,
+    defaults: tact::import::ImportDefaults,
+    wanted: Option<String>,
+    labeler: Option<Labeler>,
+    tx: Sender<M>,
+    wrap: fn(Input) -> M,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
+    start(labeler, tx, wrap, move |send| {
+        let name = source.name();
+        let path = match &source {
+            Source::File(p) => p.clone(),
+            Source::Stdin => PathBuf::from("stdin"),
+        };
+        let session =
+            |log: &tact::import::ImportedLog| crate::log::session_steps(log, &path, &defaults);
+        let max = tact::import::MAX_RECORD_BYTES;
+        let each = |lines: &mut dyn Iterator<
+            Item = Result<tact::import::SessionLine, tact::import::ImportError>,
+        >| {
+            for line in lines {
+                let sent = match line.and_then(|l| l.import(format, &name, max)) {
+                    Ok(log) => {
+                        let id = log.meta.session_id.as_deref().unwrap_or_default();
+                        wanted.as_deref().is_some_and(|w| w != id)
+                            || send(Input::Steps(session(&log)))
+                    }
+                    Err(e) => send(Input::Warning(e.to_string())),
+                };
+                if !sent {
+                    return false;
+                }
+            }
+            true
+        };
+        let done = match &source {
+            Source::Stdin => {
+                let stdin = std::io::stdin();
+                let mut lines = tact::import::SessionLines::new(stdin.lock(), &name, max);
+                if each(&mut lines) {
+                    send(Input::Ended);
+                }
+                Ok::<(), std::io::Error>(())
+            }
+            Source::File(path) => (|| {
+                let mut file = File::open(path)?;
+                let end = last_line_end(&mut file)?;
+                file.seek(SeekFrom::Start(0))?;
+                let head = BufReader::with_capacity(1 << 16, (&mut file).take(end));
+                let picked = crate::log::pick_session(format, head, &name, wanted.as_deref());
+                match picked {
+                    Ok(p) => {
+                        for w in p.warnings {
+                            if !send(Input::Warning(w)) {
+                                return Ok(());
+                            }
+                        }
+                        if !send(Input::Steps(session(&p.log))) {
+                            return Ok(());
+                        }
+                    }
+                    // Nothing yet (or not the session asked for): wait.
+                    Err(e) if end > 0 => {
+                        if !send(Input::Warning(e.to_string())) {
+                            return Ok(());
+                        }
+                    }
+                    Err(_) => {}
+                }
+                file.seek(SeekFrom::Start(end))?;
+                let lines_before = count_lines(path, end)?;
+                let tail = BufReader::with_capacity(1 << 16, Tail::new(file, POLL));
+                let mut lines =
+                    tact::import::SessionLines::new(tail, &name, max).starting_at(lines_before);
+                each(&mut lines);
+                Ok(())
+            })(),
+        };
+        if let Err(e) = done {
+            let _ = send(Input::Failed(format!("{name}: {e}")));
+        }
+    })
+}
+
+/// Where the file's last complete line ends (after its `\n`; 0 when it
+/// has none), read backwards from its end a block at a time.
+fn last_line_end(file: &mut File) -> std::io::Result<u64> {
+    let mut end = file.metadata()?.len();
+    let mut block = vec![0u8; 1 << 16];
+    while end > 0 {
+        let start = end.saturating_sub(block.len() as u64);
+        let n = usize::try_from(end - start).unwrap_or(block.len());
+        file.seek(SeekFrom::Start(start))?;
+        let got = block.get_mut(..n).unwrap_or_default();
+        file.read_exact(got)?;
+        if let Some(at) = memchr::memrchr(b'\n', got) {
+            return Ok(start + at as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// The lines of the file's first `len` bytes (its last complete line's
+/// number, when `len` is where that line ends).
+fn count_lines(path: &Path, len: u64) -> std::io::Result<usize> {
+    let mut reader = BufReader::with_capacity(1 << 16, File::open(path)?.take(len));
+    let mut lines = 0;
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(lines);
+        }
+        lines += memchr::memchr_iter(b'\n', buf).count();
+        let n = buf.len();
+        reader.consume(n);
+    }
+}
+
+/// A file read as it grows (`tail -f`): at its end, a read waits for more,
+/// checking every `poll`.
+#[derive(Debug)]
+pub struct Tail {
+    file: File,
+    poll: Duration,
+}
+
+impl Tail {
+    /// `file` read from where it stands, waiting at its end.
+    pub fn new(file: File, poll: Duration) -> Self {
+        Tail { file, poll }
+    }
+}
+
+impl Read for Tail {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let n = self.file.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            std::thread::sleep(self.poll);
+        }
+    }
+}
+
 /// Sends the steps and warnings of one read; `false` when the view is gone.
 fn send_log(out: Vec<Step>, warnings: Vec<String>, send: &dyn Fn(Input) -> bool) -> bool {
     for w in warnings {

@@ -52,6 +52,17 @@ pub enum Feed {
         /// The session's header.
         header: Box<Session>,
     },
+    /// An agent's log that holds many sessions, one a line (OpenHands'
+    /// `output.jsonl`): the session named `session`, else the last, then
+    /// each one appended (`crate::source::spawn_sessions`).
+    Sessions {
+        /// The log's format.
+        format: Format,
+        /// What the log does not carry (its sidecar).
+        defaults: Box<tact::import::ImportDefaults>,
+        /// The session's id, if one is asked for.
+        session: Option<String>,
+    },
 }
 
 /// Runs the view on the terminal until `q`: `source` read by `reader` on
@@ -78,6 +89,19 @@ pub fn run_feed(opts: Options, source: Source, feed: Feed) -> Result<Summary, Er
             source,
             format,
             *header,
+            Some(labeler),
+            tx.clone(),
+            Msg::Input,
+        ),
+        Feed::Sessions {
+            format,
+            defaults,
+            session,
+        } => source::spawn_sessions(
+            source,
+            format,
+            *defaults,
+            session,
             Some(labeler),
             tx.clone(),
             Msg::Input,

@@ -3,7 +3,10 @@
 //! `tact guide --follow` prints and `tact guide FILE` reports (all read the
 //! log through `tact::import` and replay it through one `Guide::replay`); `--snapshot` pins a Claude Code session's real turn
 //! and question counts; `--latest` opens the newest session of Claude Code
-//! or Codex under a temporary home (their own variables honoured).
+//! or Codex under a temporary home (their own variables honoured). A file
+//! of many sessions (OpenHands' `output.jsonl`) is compared session by
+//! session: `watch --session ID`, `run`'s ranking of that spec, `guide`'s
+//! report under that id and `guide --follow`'s nudges of that session.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -93,19 +96,43 @@ fn seen(frame: &str) -> Seen {
 }
 
 /// `tact watch --snapshot` on `file`, named relative to this crate (tests
-/// run in its folder), so the status line reads the same on any machine.
+/// run in its folder), so the status line reads the same on any machine;
+/// with `session`, that session of a file of many.
 fn snapshot(file: &str, size: &str) -> String {
+    snapshot_of(file, size, None)
+}
+
+fn snapshot_of(file: &str, size: &str, session: Option<&str>) -> String {
     let relative = format!("../../{file}");
     assert!(Path::new(&relative).is_file(), "run from crates/cli");
-    out(&tact(
-        &["watch", "--snapshot", "--size", size, &relative],
-        None,
-    ))
+    let mut args = vec!["watch", "--snapshot", "--size", size, &relative];
+    if let Some(id) = session {
+        args.extend(["--session", id]);
+    }
+    out(&tact(&args, None))
+}
+
+/// The ids of the sessions of `file` when it holds many, one a line
+/// (`None` for a log of one session).
+fn sessions(file: &str) -> Vec<Option<String>> {
+    let path = repo(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let format = tact::import::Format::detect(&path, &text).expect("a known log");
+    if !tact::import::holds_sessions(format, &text) {
+        return vec![None];
+    }
+    tact::import::SessionLines::new(text.as_bytes(), file, 1 << 26)
+        .map(|l| {
+            let log = l.unwrap().import(format, file, 1 << 26).unwrap();
+            log.meta.session_id
+        })
+        .collect()
 }
 
 /// `tact run FILE`: the ranking row's interaction, questions and the
-/// guidance that fired (in order of first fire).
-fn run_row(file: &str, db: &Path) -> (f64, [usize; 3], Vec<String>) {
+/// guidance that fired (in order of first fire); with `spec`, the row of
+/// that spec's ranking.
+fn run_row(file: &str, db: &Path, spec: Option<&str>) -> (f64, [usize; 3], Vec<String>) {
     let _ = std::fs::remove_file(db);
     let o = tact(
         &[
@@ -118,10 +145,18 @@ fn run_row(file: &str, db: &Path) -> (f64, [usize; 3], Vec<String>) {
     );
     let stdout = out(&o);
     let lines: Vec<&str> = stdout.lines().collect();
-    let header = lines
-        .iter()
-        .position(|l| l.trim_start().starts_with("rank agent"))
-        .expect("a ranking");
+    let from = spec.map_or(0, |s| {
+        let at = format!("{s}, stage");
+        lines
+            .iter()
+            .position(|l| l.starts_with(&at))
+            .expect("the spec's ranking")
+    });
+    let header = from
+        + lines[from..]
+            .iter()
+            .position(|l| l.trim_start().starts_with("rank agent"))
+            .expect("a ranking");
     let words: Vec<&str> = lines[header + 1].split_whitespace().collect();
     let q: Vec<usize> = words[5].split('/').map(|n| n.parse().unwrap()).collect();
     assert_eq!(words[6], "-", "no sample states preferences: {stdout}");
@@ -134,8 +169,9 @@ fn run_row(file: &str, db: &Path) -> (f64, [usize; 3], Vec<String>) {
     (words[3].parse().unwrap(), [q[0], q[1], q[2]], guidance)
 }
 
-/// `tact guide --follow --format F --json -`: every nudge's event and classifier.
-fn guide_nudges(format: &str, file: &str) -> Vec<(usize, String)> {
+/// `tact guide --follow --format F --json -`: every nudge's event and
+/// classifier (of `session` only, in a file of many).
+fn guide_nudges(format: &str, file: &str, session: Option<&str>) -> Vec<(usize, String)> {
     let text = std::fs::read_to_string(repo(file)).unwrap();
     let o = tact(
         &["guide", "--follow", "--format", format, "--json", "-"],
@@ -143,8 +179,9 @@ fn guide_nudges(format: &str, file: &str) -> Vec<(usize, String)> {
     );
     out(&o)
         .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["session"].as_str() == session)
+        .map(|v| {
             (
                 v["event"].as_u64().unwrap() as usize,
                 v["classifier"].as_str().unwrap().to_owned(),
@@ -154,10 +191,24 @@ fn guide_nudges(format: &str, file: &str) -> Vec<(usize, String)> {
 }
 
 /// `tact guide --json FILE` (the whole log replayed): every nudge's event
-/// and classifier, and each classifier's count agreeing with them.
-fn guide_batch_nudges(file: &str) -> Vec<(usize, String)> {
+/// and classifier, and each classifier's count agreeing with them (of the
+/// report of `session`, in a file of many: one report a line).
+fn guide_batch_nudges(file: &str, session: Option<&str>) -> Vec<(usize, String)> {
     let o = tact(&["guide", "--json", repo(file).to_str().unwrap()], None);
-    let v: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
+    let reports: Vec<serde_json::Value> = out(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let v = match session {
+        Some(id) => reports
+            .into_iter()
+            .find(|r| r["id"] == id)
+            .expect("its report"),
+        None => {
+            assert_eq!(reports.len(), 1, "{file}");
+            reports.into_iter().next().unwrap()
+        }
+    };
     let nudges: Vec<(usize, String)> = v["nudges"]
         .as_array()
         .unwrap()
@@ -176,11 +227,20 @@ fn guide_batch_nudges(file: &str) -> Vec<(usize, String)> {
     nudges
 }
 
-/// The turns `tact run` stores for a log (through the same import).
-fn imported_turns(file: &str) -> usize {
+/// The turns `tact run` stores for a log (through the same import), or
+/// for the session `session` of a file of many.
+fn imported_turns(file: &str, session: Option<&str>) -> usize {
     let path = repo(file);
     let text = std::fs::read_to_string(&path).unwrap();
     let format = tact::import::Format::detect(&path, &text).expect("a known log");
+    if let Some(id) = session {
+        return tact::import::SessionLines::new(text.as_bytes(), file, 1 << 26)
+            .map(|l| l.unwrap().import(format, file, 1 << 26).unwrap())
+            .find(|log| log.meta.session_id.as_deref() == Some(id))
+            .expect("the session")
+            .turns
+            .len();
+    }
     tact::import::import_text(format, &text, file)
         .unwrap()
         .turns
@@ -194,11 +254,33 @@ fn watch_run_and_guide_whole_or_followed_agree_on_every_sample_log() {
     let db = dir.join("run.db");
     let samples = samples();
     assert!(samples.len() >= 13, "{samples:?}");
+    let mut many = 0;
     for (format, file) in samples {
-        let frame = snapshot(&file, "200x150");
+        for session in sessions(&file) {
+            many += usize::from(session.is_some());
+            agree(&format, &file, session.as_deref(), &db);
+        }
+    }
+    assert!(
+        many >= 2,
+        "a file of many sessions compared session by session"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `watch`, `run`, `guide --follow` and `guide FILE` agree on `file` (on
+/// its session `session`, in a file of many).
+fn agree(format: &str, file: &str, session: Option<&str>, db: &Path) {
+    let file = file.to_owned();
+    {
+        let frame = snapshot_of(&file, "200x150", session);
         let watch = seen(&frame);
-        let (interaction, questions, guidance) = run_row(&file, &db);
-        assert_eq!(watch.turns, imported_turns(&file), "{file}: turns\n{frame}");
+        let (interaction, questions, guidance) = run_row(&file, db, session);
+        assert_eq!(
+            watch.turns,
+            imported_turns(&file, session),
+            "{file}: turns\n{frame}"
+        );
         assert_eq!(watch.questions, questions, "{file}: questions\n{frame}");
         assert!(
             (watch.interaction - interaction).abs() < 0.006,
@@ -214,16 +296,15 @@ fn watch_run_and_guide_whole_or_followed_agree_on_every_sample_log() {
         assert_eq!(first_fired, guidance, "{file}: guidance\n{frame}");
         assert_eq!(
             watch.nudges,
-            guide_nudges(&format, &file),
+            guide_nudges(format, &file, session),
             "{file}: nudges\n{frame}"
         );
         assert_eq!(
             watch.nudges,
-            guide_batch_nudges(&file),
+            guide_batch_nudges(&file, session),
             "{file}: batch guide's nudges"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Read by hand, `ask-user-question.jsonl` has 4 turns (the user runs
@@ -333,4 +414,51 @@ fn watch_latest_opens_the_newest_session_under_a_temporary_home() {
     let bad = watch_latest(&home, &[], &["--latest", "aider"]);
     assert!(!bad.status.success());
     let _ = std::fs::remove_dir_all(&home);
+}
+
+/// `--session` on a file of many sessions: the last by default, the one
+/// named otherwise, each named in the status line with its line and the
+/// count; an id no line has is an error naming those read, and
+/// `--session` on a log of one session is an error.
+#[test]
+fn watch_picks_a_session_of_a_file_of_many() {
+    let file = "fixtures/logs/openhands/openhands-resolver-output.jsonl";
+    let last = snapshot_of(file, "300x40", None);
+    assert!(
+        last.contains("session neubig/pr-viewer#1 (line 2, last of 2)"),
+        "{last}"
+    );
+    let first = snapshot_of(file, "300x40", Some("neubig/pr-viewer#5"));
+    assert!(
+        first.contains("session neubig/pr-viewer#5 (line 1, chosen of 2)"),
+        "{first}"
+    );
+    assert!(first.contains("MIT"), "{first}");
+    let relative = format!("../../{file}");
+    let o = tact(
+        &["watch", "--snapshot", "--session", "nope", &relative],
+        None,
+    );
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no session `nope` (sessions: neubig/pr-viewer#5, neubig/pr-viewer#1)"),
+        "{err}"
+    );
+    let o = tact(
+        &[
+            "watch",
+            "--snapshot",
+            "--session",
+            "x",
+            "../../fixtures/logs/claude-code/ask-user-question.jsonl",
+        ],
+        None,
+    );
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--session picks a session"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

@@ -33,6 +33,7 @@ mod cline;
 mod codex;
 mod follow;
 mod gemini_cli;
+mod many;
 mod mini_swe_agent;
 mod openhands;
 mod openhands_v1;
@@ -48,6 +49,7 @@ use tact_types::trajectory::{Event, Mode};
 
 pub use assemble::MAX_OUTPUT_BYTES;
 pub use follow::Follower;
+pub use many::{SessionLine, SessionLines, holds_sessions};
 
 use tact_core::input::{Line, next_line};
 /// The guidance mode of a session read from an agent's log: interactive,
@@ -68,7 +70,9 @@ pub enum Format {
     ClaudeCode,
     /// Codex CLI's rollout JSONL files.
     Codex,
-    /// OpenHands' event stream (a JSON array of events).
+    /// OpenHands' event stream (a JSON array of events), or its resolver
+    /// and evaluation output (`output.jsonl`: one task a line, each a
+    /// session).
     OpenHands,
     /// SWE-agent's `.traj` files.
     SweAgent,
@@ -137,7 +141,7 @@ impl Format {
     pub fn takes_extension(self, ext: &str) -> bool {
         match self {
             Format::ClaudeCode | Format::Codex => ext == "jsonl" || ext == "json",
-            Format::OpenHands => ext == "json",
+            Format::OpenHands => ext == "json" || ext == "jsonl",
             Format::SweAgent => ext == "traj" || ext == "json",
             Format::Aider | Format::SpecStory => ext == "md",
             Format::OpenHandsV1 | Format::GeminiCli => ext == "jsonl" || ext == "json",
@@ -182,6 +186,11 @@ impl Format {
                     };
                 }
                 let first = t.lines().next().unwrap_or("");
+                // OpenHands' output.jsonl: its first line may be longer
+                // than the head, so its keys are looked at, not parsed.
+                if openhands::task_looks_like(first) {
+                    return Some(Format::OpenHands);
+                }
                 if let Ok(v) = serde_json::from_str::<serde_json::Value>(first) {
                     if codex::looks_like(&v) {
                         return Some(Format::Codex);
@@ -350,6 +359,10 @@ pub struct LogMeta {
     /// Records read but not mapped (progress, token counts, sub-agent
     /// sidechains, unknown types).
     pub skipped: usize,
+    /// How the task went, where the log records it (an OpenHands task's
+    /// `success`); a user's outcome comes first.
+    #[serde(skip)]
+    pub outcome: Option<TaskOutcome>,
 }
 
 fn ser_format<S: serde::Serializer>(f: &Option<Format>, s: S) -> Result<S::Ok, S::Error> {
@@ -389,6 +402,9 @@ pub struct ImportedLog {
     /// Records skipped, each naming its line: larger than the limit
     /// ([`MAX_RECORD_BYTES`], or the one given to [`import_reader`]).
     pub problems: Vec<ImportError>,
+    /// In a file that holds many sessions ([`SessionLines`]), the line
+    /// this one was read from (its run id is the file name and this line).
+    pub line: Option<usize>,
 }
 
 /// The largest record an import reads, in bytes: a line of a line-based
@@ -474,6 +490,7 @@ impl ImportedLog {
             .unwrap_or_else(|| format.to_owned());
         let outcome = defaults
             .outcome
+            .or(self.meta.outcome)
             .unwrap_or(TaskOutcome::Score { value: 0.0 });
         let mut s = Session::new(agent, outcome);
         // Sessions of different tasks are never compared: without a task id
@@ -487,10 +504,13 @@ impl ImportedLog {
             .or_else(|| Some(format.to_owned()));
         s.stage = defaults.stage.clone();
         s.mode = LOG_MODE;
-        s.run_id = defaults
-            .run
-            .clone()
-            .or_else(|| file.file_name().map(|n| n.to_string_lossy().into_owned()));
+        s.run_id = defaults.run.clone().or_else(|| {
+            let name = file.file_name()?.to_string_lossy().into_owned();
+            Some(match self.line {
+                Some(line) => format!("{name}:{line}"),
+                None => name,
+            })
+        });
         if let Some(p) = &defaults.preferences {
             s.preferences = p.clone();
         }
@@ -510,6 +530,11 @@ impl ImportedLog {
     /// Whether `defaults` give an outcome (else R_Prod is 0).
     pub fn has_outcome(defaults: &ImportDefaults) -> bool {
         defaults.outcome.is_some()
+    }
+
+    /// Whether `defaults` or the log give an outcome (else R_Prod is 0).
+    pub fn gives_outcome(&self, defaults: &ImportDefaults) -> bool {
+        defaults.outcome.is_some() || self.meta.outcome.is_some()
     }
 
     /// The events a host saw, in order: each turn's prompt, events and
@@ -724,6 +749,7 @@ pub(crate) fn import_reader_with(
         meta,
         turns,
         problems: sink.problems,
+        line: None,
     })
 }
 

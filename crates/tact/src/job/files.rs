@@ -1,11 +1,52 @@
 //! Which files the job reads: the session files under a path (walked
 //! sorted, hidden entries and links to folders skipped), an agent's log
-//! told by its first bytes, and devices, FIFOs and sockets refused by file
+//! told by its first bytes, a log that holds many sessions read one line
+//! (one session) at a time, and devices, FIFOs and sockets refused by file
 //! type without being opened.
 
 use std::path::{Path, PathBuf};
 
-use super::{Error, Format, Result, SessionError, SessionErrorKind, SessionFormat};
+use super::{Error, Format, Job, Result, SessionError, SessionErrorKind, SessionFormat, Tally};
+
+impl Job {
+    /// Imports each session of a log that holds many, one a line
+    /// (OpenHands' `output.jsonl`), as its own, in file order: one line in
+    /// memory at a time, at most [`Limits::max_session_bytes`](super::Limits)
+    /// (a longer line is an error naming it; the others are read).
+    pub(super) fn import_sessions(
+        &mut self,
+        tally: &mut Tally,
+        file: &Path,
+        format: Format,
+        progress: &mut dyn FnMut(&Tally),
+    ) -> Result<()> {
+        let Some(reader) = open_reader(tally, file) else {
+            return Ok(());
+        };
+        let source = file.display().to_string();
+        let limit = self.limits.max_session_bytes;
+        for line in crate::import::SessionLines::new(reader, &source, limit) {
+            match line {
+                Ok(line) => self.import_file(tally, file, format, Some(&line), progress)?,
+                Err(e) => {
+                    tally.read += 1;
+                    tally.total += 1;
+                    tally.errors.push(SessionError::in_file(
+                        file,
+                        Some(e.line),
+                        SessionErrorKind::Invalid(tact_scoring::Error::Session {
+                            source_name: Some(format!("{source}:{}", e.line)),
+                            message: e.message,
+                        }),
+                    ));
+                    tally.done += 1;
+                    progress(tally);
+                }
+            }
+        }
+        Ok(())
+    }
+}
 
 /// The session files under `path`, sorted: `path` itself when it is a
 /// file, else every `.json` and `.jsonl` file below it (symbolic links
@@ -87,6 +128,23 @@ pub(super) fn session_files(path: &Path, errors: &mut Vec<SessionError>) -> Resu
         !crate::import::is_event_file(f) || conversations.insert(f.parent().map(Path::to_owned))
     });
     Ok(files)
+}
+
+/// `file` opened for reading line by line, or `None` with the failure
+/// reported in `tally`.
+pub(super) fn open_reader(
+    tally: &mut Tally,
+    file: &Path,
+) -> Option<std::io::BufReader<std::fs::File>> {
+    match std::fs::File::open(file) {
+        Ok(f) => Some(std::io::BufReader::with_capacity(1 << 16, f)),
+        Err(e) => {
+            tally
+                .errors
+                .push(SessionError::in_file(file, None, SessionErrorKind::Read(e)));
+            None
+        }
+    }
 }
 
 /// The lowercase extension of `p` (empty without one).

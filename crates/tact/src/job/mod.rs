@@ -59,7 +59,7 @@ pub use report::{
     Truncation, TruncationKind,
 };
 
-use crate::import::{Format, ImportDefaults, ImportedLog, TurnHook, import_reader_with};
+use crate::import::{Format, ImportDefaults, TurnHook, import_reader_with};
 use crate::import::{first_record_has_key, not_a_known_log as not_a_log};
 use crate::{Error, Result};
 use files::{head, session_files};
@@ -451,7 +451,12 @@ impl Job {
             };
             progress(at(&tally));
             if let Some(log) = self.log_format(file) {
-                self.import_file(&mut tally, file, log, &mut |t: &Tally| progress(at(t)))?;
+                let progress = &mut |t: &Tally| progress(at(t));
+                if crate::import::holds_sessions(log, &head(file)) {
+                    self.import_sessions(&mut tally, file, log, progress)?;
+                } else {
+                    self.import_file(&mut tally, file, log, None, progress)?;
+                }
                 continue;
             }
             if let Some(e) = not_a_known_log(file) {
@@ -482,14 +487,8 @@ impl Job {
         file: &Path,
         progress: &mut dyn FnMut(&Tally),
     ) -> Result<()> {
-        let reader = match std::fs::File::open(file) {
-            Ok(f) => BufReader::with_capacity(1 << 16, f),
-            Err(e) => {
-                tally
-                    .errors
-                    .push(SessionError::in_file(file, None, SessionErrorKind::Read(e)));
-                return Ok(());
-            }
+        let Some(reader) = files::open_reader(tally, file) else {
+            return Ok(());
         };
         let source = file.display().to_string();
         let limit = self.limits.max_session_bytes;
@@ -654,12 +653,14 @@ impl Job {
 
     /// Imports an agent's log (at most [`Limits::max_session_bytes`]) as
     /// one session and processes it; a log that cannot be read is a
-    /// [`SessionError`] naming its file and line.
+    /// [`SessionError`] naming its file and line. With `line`, the session
+    /// of that line of a file that holds many (`files.rs`).
     fn import_file(
         &mut self,
         tally: &mut Tally,
         file: &Path,
         format: Format,
+        line: Option<&crate::import::SessionLine>,
         progress: &mut dyn FnMut(&Tally),
     ) -> Result<()> {
         tally.read += 1;
@@ -677,6 +678,8 @@ impl Job {
         };
         let limit = self.limits.max_session_bytes;
         let opened = match std::fs::metadata(file) {
+            // A line of a file of many sessions: read from the line.
+            _ if line.is_some() => Ok(Box::new(std::io::empty()) as Box<dyn std::io::Read>),
             Ok(m) if m.len() > limit as u64 => {
                 tally.errors.push(SessionError::in_file(
                     file,
@@ -731,8 +734,15 @@ impl Job {
         // A SWE-agent trajectory's task read first: its steps' turn is
         // then replayed as they are read, not held until `history`.
         let task = crate::import::task_ahead(format, file, max_record);
-        let imported = import_reader_with(format, reader, &source, max_record, Some(hook), task)
-            .and_then(|log| Ok((log, ImportDefaults::sidecar_of(file)?)));
+        let imported = match line {
+            Some(l) => l.import_with(format, &source, max_record, Some(hook)),
+            None => import_reader_with(format, reader, &source, max_record, Some(hook), task),
+        }
+        .and_then(|log| Ok((log, ImportDefaults::sidecar_of(file)?)));
+        let (at, shown) = match line {
+            Some(l) => (l.line, format!("{}:{}", file.display(), l.line)),
+            None => (1, file.display().to_string()),
+        };
         let Some(streaming) = streaming.borrow_mut().take() else {
             return Err(Error::NoStore);
         };
@@ -748,30 +758,27 @@ impl Job {
             // of snapshots only) is said and neither stored nor ranked.
             Ok((log, _)) if log.turns.is_empty() => {
                 self.give_back(streaming);
-                tally
-                    .notes
-                    .push(format!("{}: no exchanges: skipped", file.display()));
+                tally.notes.push(format!("{shown}: no exchanges: skipped"));
             }
             Ok((log, sidecar)) => {
                 let defaults = match &sidecar {
                     Some(s) => self.import.clone().overridden_by(s),
                     None => self.import.clone(),
                 };
-                let session = log.into_session(file, &defaults);
-                if !ImportedLog::has_outcome(&defaults) {
+                if !log.gives_outcome(&defaults) {
                     tally.notes.push(format!(
-                        "{}: the {format} log gives no outcome: scored with R_Prod 0 (give one with --outcome, [import] outcome or {}.tact.toml)",
-                        file.display(),
+                        "{shown}: the {format} log gives no outcome: scored with R_Prod 0 (give one with --outcome, [import] outcome or {}.tact.toml)",
                         file.file_name().unwrap_or_default().to_string_lossy()
                     ));
                 }
+                let session = log.into_session(file, &defaults);
                 match session.validate() {
                     Ok(()) => {
-                        self.process(tally, Origin::File(file, 1), session, Some(streaming))?
+                        self.process(tally, Origin::File(file, at), session, Some(streaming))?
                     }
                     Err(e) => {
                         self.give_back(streaming);
-                        tally.errors.push(invalid(1, e.to_string()));
+                        tally.errors.push(invalid(at, e.to_string()));
                     }
                 }
             }

@@ -3,18 +3,48 @@
 //! forced formats, the failures SWE-agent's observations report, and
 //! property tests: any bytes in any format give an error naming the file
 //! and line or a session, never a panic; a half-written last line of a
-//! live log is waited for.
+//! live log is waited for. A file of many sessions (OpenHands'
+//! `output.jsonl`) is read a line, a session, at a time: each session
+//! snapshotted, any bytes never panic, time linear.
 
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use tact::import::{Follower, Format, ImportDefaults, import_text};
+use tact::import::{
+    Follower, Format, ImportDefaults, ImportedLog, SessionLines, holds_sessions, import_text,
+};
 use tact::types::trajectory::Event;
 
 use super::repo;
 
-/// Every sample log, sorted, with its detected format.
+/// Every sample log of one session, sorted, with its detected format.
 fn samples() -> Vec<(PathBuf, Format)> {
+    all_samples()
+        .into_iter()
+        .filter(|(p, f)| !holds_sessions(*f, &std::fs::read_to_string(p).unwrap()))
+        .collect()
+}
+
+/// Every sample file that holds many sessions, one a line.
+fn session_samples() -> Vec<(PathBuf, Format)> {
+    let out: Vec<_> = all_samples()
+        .into_iter()
+        .filter(|(p, f)| holds_sessions(*f, &std::fs::read_to_string(p).unwrap()))
+        .collect();
+    assert!(!out.is_empty());
+    out
+}
+
+/// The sessions of a file that holds many, each imported.
+fn sessions_of(path: &Path, format: Format, text: &str) -> Vec<ImportedLog> {
+    SessionLines::new(text.as_bytes(), &rel(path), 1 << 26)
+        .map(|l| l.and_then(|l| l.import(format, &rel(path), 1 << 26)))
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+/// Every sample log, sorted, with its detected format.
+fn all_samples() -> Vec<(PathBuf, Format)> {
     let mut out = Vec::new();
     for dir in [
         "claude-code",
@@ -62,7 +92,11 @@ fn rel(p: &Path) -> String {
 /// events and response, texts cut at 160 characters.
 fn digest(path: &Path, format: Format) -> String {
     let text = std::fs::read_to_string(path).unwrap();
-    let log = import_text(format, &text, &rel(path)).unwrap();
+    digest_of(path, &import_text(format, &text, &rel(path)).unwrap())
+}
+
+/// As [`digest`], of a log already imported.
+fn digest_of(path: &Path, log: &ImportedLog) -> String {
     let session = log.session(path, &ImportDefaults::default());
     let cut = |s: &str| {
         let one = s.replace('\n', " ⏎ ");
@@ -115,6 +149,72 @@ fn every_sample_is_detected_and_imported() {
             digest(&path, format)
         );
     }
+    // A file of many sessions: each line's session, with its line.
+    for (path, format) in session_samples() {
+        let name = path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .replace('.', "_");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let logs = sessions_of(&path, format, &text);
+        assert!(logs.len() >= 2, "{}", path.display());
+        for log in logs {
+            let line = log.line.unwrap();
+            insta::assert_snapshot!(
+                format!("import_{}_{name}_line_{line}", format.name()),
+                digest_of(&path, &log)
+            );
+        }
+    }
+}
+
+/// OpenHands' resolver output, read by hand: "Add MIT license" (4 calls,
+/// all succeeding) and "Add a toggle for dark mode", whose agent saw the
+/// editor refuse eight edits in a row for syntax errors, then three that
+/// matched nothing (`[No exact match found in`); both tasks succeeded.
+#[test]
+fn openhands_resolver_output_holds_two_tasks_read_as_the_harness_wrote_them() {
+    let (path, format) = session_samples().remove(0);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let logs = sessions_of(&path, format, &text);
+    let ids: Vec<_> = logs
+        .iter()
+        .map(|l| l.meta.session_id.clone().unwrap())
+        .collect();
+    assert_eq!(ids, ["neubig/pr-viewer#5", "neubig/pr-viewer#1"]);
+    let failed = |log: &ImportedLog| -> Vec<bool> {
+        log.turns[0]
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Tool(c) => Some(c.ok),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(failed(&logs[0]), [true; 3]);
+    let dark = failed(&logs[1]);
+    assert_eq!(dark.len(), 21);
+    assert_eq!(&dark[4..12], [false; 8]);
+    assert_eq!(dark.iter().filter(|ok| !**ok).count(), 11);
+    for log in &logs {
+        assert_eq!(log.turns.len(), 1);
+        assert!(
+            log.turns[0]
+                .prompt
+                .starts_with("Please fix the following issue")
+        );
+        assert_eq!(
+            log.meta.outcome,
+            Some(tact::scoring::TaskOutcome::Build { success: true })
+        );
+    }
+    assert!(
+        logs[1].turns[0]
+            .response
+            .starts_with("The App.css file already contains")
+    );
 }
 
 #[test]
@@ -286,6 +386,25 @@ fn adversarial(format: Format, k: usize) -> String {
 /// 220 to 256 times as long, a linear one 16 to 30 on a loaded machine).
 #[test]
 fn import_time_is_linear_in_the_log_s_size() {
+    // A file of many sessions: its sample's lines repeated.
+    let (path, format) = session_samples().remove(0);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let sessions = |t: &str| {
+        let at = std::time::Instant::now();
+        for l in SessionLines::new(t.as_bytes(), "big", 1 << 26) {
+            let _ = l.and_then(|l| l.import(format, "big", 1 << 26));
+        }
+        at.elapsed().as_secs_f64()
+    };
+    let (small, large) = (text.repeat(2), text.repeat(32));
+    let ratio = (0..3)
+        .map(|_| sessions(&large) / sessions(&small).max(1e-6))
+        .fold(f64::MAX, f64::min);
+    assert!(
+        ratio < 160.0,
+        "16 times the sessions took {ratio:.1} times as long"
+    );
+
     let time = |format: Format, text: &str| {
         (0..5)
             .map(|_| {
@@ -341,6 +460,38 @@ proptest! {
             prop_assert!(e.to_string().starts_with("any.log:"), "{}", e);
         }
         let _ = f.finish();
+        // As a file of many sessions: every line's error names a line of it.
+        for l in SessionLines::new(&bytes[..], "any.log", 300) {
+            match l.and_then(|l| l.import(format, "any.log", 300)) {
+                Ok(log) => prop_assert!(log.line.is_some()),
+                Err(e) => {
+                    prop_assert!(e.line >= 1 && e.line <= text.lines().count().max(1), "{}", e);
+                    prop_assert_eq!(e.source_name.as_str(), "any.log");
+                }
+            }
+        }
+    }
+
+    /// A real file of many sessions mutated (cut, spliced with noise):
+    /// each line a session or an error naming its line, never a panic.
+    #[test]
+    fn mutated_session_lines_never_panic(
+        cut in 0usize..90_000,
+        noise in "[\\[\\]{}\":,0-9a-z\\\\ \n]{0,40}",
+    ) {
+        let (path, format) = session_samples().remove(0);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut at = cut.min(text.len());
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let mutated = format!("{}{noise}{}", &text[..at], &text[at..]);
+        for l in SessionLines::new(mutated.as_bytes(), "m", 1 << 20) {
+            match l.and_then(|l| l.import(format, "m", 1 << 20)) {
+                Ok(log) => { let _ = log.session(&path, &ImportDefaults::default()); }
+                Err(e) => prop_assert!(e.line >= 1 && e.line <= mutated.lines().count(), "{}", e),
+            }
+        }
     }
 
     /// Lines of a real log mutated (cut, spliced with noise): an error

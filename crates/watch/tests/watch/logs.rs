@@ -5,7 +5,8 @@
 //! nudges, SpecStory's included (its title, the context its questions are
 //! classified in, comes out live before its turns). While a followed log
 //! is idle, the agent's last message shows as a draft before the user
-//! replies.
+//! replies. A log of many sessions (OpenHands' `output.jsonl`) shows the
+//! last, read as `tact run` reads it, then each session appended.
 
 use std::path::{Path, PathBuf};
 
@@ -60,6 +61,10 @@ fn a_log_followed_live_makes_the_view_of_the_whole_log() {
     for path in samples {
         let text = std::fs::read_to_string(&path).unwrap();
         let format = Format::detect(&path, &text).expect("a known log");
+        if tact::import::holds_sessions(format, &text) {
+            // Followed session by session: below.
+            continue;
+        }
         let defaults = ImportDefaults::default();
         let whole = log_steps(format, &text, &path, &defaults).unwrap();
 
@@ -81,6 +86,69 @@ fn a_log_followed_live_makes_the_view_of_the_whole_log() {
         assert_eq!(a.3, b.3, "{path:?}: nudges");
         assert!(a.0 > 0, "{path:?}: no turn");
     }
+}
+
+/// A log of many sessions, one a line, followed as the harness writes it
+/// (a line per task, whole): the view starts on the last session, as a
+/// whole read picks it, and each line appended is the next session shown,
+/// the same view a whole read of the file makes of it.
+#[test]
+fn a_log_of_many_sessions_shows_the_last_then_each_one_appended() {
+    use tact_watch::log::{pick_session, session_steps};
+    use tact_watch::source::{Input, Source, spawn_sessions};
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/logs/openhands/openhands-resolver-output.jsonl");
+    let text = std::fs::read_to_string(&sample).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    let dir = std::env::temp_dir().join(format!("tact-watch-many-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("output.jsonl");
+    // The first task written, and half of the second.
+    let (half, rest) = lines[1].split_at(lines[1].len() / 2);
+    std::fs::write(&file, format!("{}\n{half}", lines[0])).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let defaults = ImportDefaults::default();
+    let wrap: fn(Input) -> Input = |i| i;
+    spawn_sessions(
+        Source::File(file.clone()),
+        Format::OpenHands,
+        defaults.clone(),
+        None,
+        None,
+        tx,
+        wrap,
+    )
+    .unwrap();
+    let next = || loop {
+        match rx.recv_timeout(std::time::Duration::from_secs(20)).unwrap() {
+            Input::Steps(s) => return s,
+            Input::Warning(w) | Input::Failed(w) => panic!("{w}"),
+            _ => {}
+        }
+    };
+    let whole = |wanted: Option<&str>| {
+        let picked = pick_session(Format::OpenHands, text.as_bytes(), "f", wanted).unwrap();
+        session_steps(&picked.log, &file, &defaults)
+    };
+    let first = next();
+    assert!(
+        matches!(&first[0], Step::Begin(s) if s.spec_id.as_deref() == Some("neubig/pr-viewer#5")),
+        "{:?}",
+        first[0]
+    );
+    assert_eq!(ending(first), ending(whole(Some("neubig/pr-viewer#5"))));
+    // The second task's line ends: its session is shown.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap();
+    std::io::Write::write_all(&mut f, format!("{rest}\n").as_bytes()).unwrap();
+    let second = next();
+    let (live, read) = (ending(second), ending(whole(None)));
+    assert_eq!(live, read);
+    assert_eq!(live.3.len(), 2, "error_streak and progress_stall: {live:?}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A followed log in pieces, `idle` called after each (as the reading
