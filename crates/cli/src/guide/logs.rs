@@ -13,7 +13,9 @@ use tact_guidance::{Guide, Nudge};
 use tact_types::trajectory::{Event, Mode};
 use tact_watch::source::Tail;
 
-use super::{FollowSummary, NudgeLine, ensure_native, follow, redacted, write_nudge};
+use super::{
+    FollowSummary, NudgeLine, ensure_native, follow, redacted, write_nudge, write_redacted,
+};
 
 /// The longest line of an agent's log read on stdin: a line of a
 /// line-based log is cut at `MAX_LINE_BYTES`, a one-document log (read
@@ -166,14 +168,7 @@ fn write_log_replay(
         nudges: replay.nudges,
         fires: replay.fires,
     };
-    let mut buf = Vec::new();
-    if json {
-        serde_json::to_writer(&mut buf, &r)?;
-        writeln!(buf)?;
-    } else {
-        write_log_report(&r, &mut buf)?;
-    }
-    out.write_all(redacted(&buf).as_bytes())?;
+    write_redacted(&r, json, write_log_report, out)?;
     out.flush()?;
     Ok(())
 }

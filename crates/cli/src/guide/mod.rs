@@ -427,17 +427,28 @@ fn write_report(r: &GuideReport, out: &mut impl Write) -> Result<()> {
 /// trajectory and line (`json`). `source` names the input in messages.
 pub fn run_guide(source: &str, text: &str, json: bool, out: &mut impl Write) -> Result<()> {
     for input in parse_inputs(source, text)? {
-        let r = report(&input);
-        let mut buf = Vec::new();
-        if json {
-            serde_json::to_writer(&mut buf, &r)?;
-            writeln!(buf)?;
-        } else {
-            write_report(&r, &mut buf)?;
-        }
-        out.write_all(redacted(&buf).as_bytes())?;
+        write_redacted(&report(&input), json, write_report, out)?;
     }
     out.flush()?;
+    Ok(())
+}
+
+/// Writes a report as one JSON line (`json`) or as `text` writes it,
+/// redacted.
+fn write_redacted<T: Serialize>(
+    r: &T,
+    json: bool,
+    text: impl FnOnce(&T, &mut Vec<u8>) -> Result<()>,
+    out: &mut impl Write,
+) -> Result<()> {
+    let mut buf = Vec::new();
+    if json {
+        serde_json::to_writer(&mut buf, r)?;
+        writeln!(buf)?;
+    } else {
+        text(r, &mut buf)?;
+    }
+    out.write_all(redacted(&buf).as_bytes())?;
     Ok(())
 }
 
