@@ -8,7 +8,7 @@ use crate::preferences::JokeJudge;
 
 /// The scorers a running score is compared under: each profile, both
 /// scopes, with and without a judge.
-fn running_scorers() -> Vec<Scorer> {
+pub(crate) fn running_scorers() -> Vec<Scorer> {
     let mut out = Vec::new();
     for profile in [
         Profile::Spec,
@@ -171,7 +171,7 @@ fn a_growing_turn_is_exact_once_rescored() {
     same_as_full(&scorer, &run, &s).unwrap();
 }
 
-fn any_running_session() -> impl Strategy<Value = Session> {
+pub(crate) fn any_running_session() -> impl Strategy<Value = Session> {
     (
         any_session(),
         proptest::collection::vec(any_session(), 0..3),
