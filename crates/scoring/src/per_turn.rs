@@ -16,7 +16,7 @@ use crate::violation::Violation;
 
 /// A session scored turn by turn, each turn once and then forgotten but
 /// for counts: [`PerTurn::turn`] scores the next turn and hands back its
-/// questions and violations ([`TurnScore`]); [`PerTurn::finish`] gives
+/// questions and violations ([`TurnScore`]); [`PerTurn::score`] gives
 /// the rewards. The questions, violations and rewards are those
 /// [`Scorer::score`] gives the whole session, in the same order (each
 /// turn's violations in the order of the session's preferences, the
@@ -36,7 +36,7 @@ use crate::violation::Violation;
 ///     violations.extend(scored.violations);
 ///     session.turns.push(turn);
 /// }
-/// let end = per_turn.finish(&scorer);
+/// let end = per_turn.score(&scorer);
 /// let whole = scorer.score(&session);
 /// assert_eq!(violations, whole.violations);
 /// assert_eq!((end.total, end.r_pers), (whole.total, whole.r_pers));
@@ -124,7 +124,7 @@ impl PerTurn {
     /// Scores the session's next turn: its questions (the host's, or
     /// those found in its response and classified), its preferences'
     /// checks (text rules, session rules given the turns before, the
-    /// judge), counted for [`PerTurn::finish`].
+    /// judge), counted for [`PerTurn::score`].
     pub fn turn(&mut self, scorer: &Scorer, turn: &Turn) -> TurnScore {
         let index = self.turns;
         self.turns += 1;
@@ -226,30 +226,32 @@ impl PerTurn {
         self.header.ppp_env
     }
 
-    /// The session's score once its last turn is scored. The evidence
-    /// handed back with each turn is not repeated: `questions` and
-    /// `cost_levels` are empty, `violations` holds the session's own
-    /// (`answer_more`, of no turn) and `not_judged` the judged
-    /// preferences left undecided for want of a judge.
-    pub fn finish(self, scorer: &Scorer) -> SessionScore {
-        self.finish_with(scorer, None)
+    /// The session's score on the turns scored so far (once its last
+    /// turn is scored, the whole session's). The evidence handed back
+    /// with each turn is not repeated: `questions` and `cost_levels` are
+    /// empty, `violations` holds the session's own (`answer_more`, of no
+    /// turn) and `not_judged` the judged preferences left undecided for
+    /// want of a judge.
+    pub fn score(&self, scorer: &Scorer) -> SessionScore {
+        self.score_with(scorer, None)
     }
 
-    /// [`PerTurn::finish`], the adjustments' details naming `ask_levels`
+    /// [`PerTurn::score`], the adjustments' details naming `ask_levels`
     /// (the turns' [`TurnScore::cost_level`]) when given.
-    pub(crate) fn finish_with(
-        mut self,
+    pub(crate) fn score_with(
+        &self,
         scorer: &Scorer,
         ask_levels: Option<&[CostLevel]>,
     ) -> SessionScore {
-        let asked: usize = self.tally.efforts.iter().sum();
+        let mut tally = self.tally.clone();
+        let asked: usize = tally.efforts.iter().sum();
         let mut violations = Vec::new();
         for &p in &self.prefs {
             violations.extend(answer_more_violation(p, asked));
         }
-        self.tally.answer_more(&self.prefs);
+        tally.answer_more(&self.prefs);
         let mut not_judged = Vec::new();
-        if scorer.judge().is_none() && self.tally.scoped > 0 {
+        if scorer.judge().is_none() && tally.scoped > 0 {
             for &p in self.prefs.iter().filter(|p| p.needs_judge()) {
                 let what = if p == Preference::DetailQuestion {
                     "beyond the rule, "
@@ -262,11 +264,9 @@ impl PerTurn {
                 });
             }
         }
-        let rewards = self
-            .tally
-            .rewards(scorer, &self.prefs, self.head, ask_levels);
+        let rewards = tally.rewards(scorer, &self.prefs, self.head, ask_levels);
         SessionScore {
-            agent: std::mem::take(&mut self.header.agent),
+            agent: self.header.agent.clone(),
             profile: scorer.profile().name().to_owned(),
             r_prod: self.head.r_prod(),
             r_proact: rewards.r_proact,

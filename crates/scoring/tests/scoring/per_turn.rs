@@ -43,7 +43,7 @@ fn by_turns(scorer: &Scorer, s: &Session) -> SessionScore {
         levels.extend(scored.cost_level);
     }
     assert_eq!(per_turn.turns(), s.turns.len());
-    let mut end = per_turn.finish(scorer);
+    let mut end = per_turn.score(scorer);
     violations.append(&mut end.violations);
     not_judged.append(&mut end.not_judged);
     // A whole scoring lists abstentions preference by preference.

@@ -41,8 +41,9 @@ pub(crate) fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
 /// as they come ([`TurnPart::Events`]).
 pub(crate) struct TurnHook(pub(crate) Box<OnTurn>);
 
-/// The function a [`TurnHook`] calls.
-pub(crate) type OnTurn = dyn FnMut(&mut Turn, TurnPart);
+/// The function a [`TurnHook`] calls: the turn, which part of it, and
+/// the log's title when read so far ([`Assembler::title`]).
+pub(crate) type OnTurn = dyn FnMut(&mut Turn, TurnPart, Option<&str>);
 
 /// Which part of a turn a [`TurnHook`] is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +76,9 @@ pub(crate) struct Assembler {
     /// come (logs of one long turn, whose events would otherwise be held
     /// to its end).
     pub(crate) stream_calls: bool,
+    /// The log's title once read (`Sink::title`), handed to `on_turn`:
+    /// what a turn's questions are classified against.
+    pub(crate) title: Option<String>,
     turns: Vec<Turn>,
     current: Turn,
     /// Whether the current turn holds anything yet.
@@ -363,7 +367,7 @@ impl Assembler {
         let Some(hook) = &mut self.on_turn else {
             return;
         };
-        (hook.0)(&mut self.current, TurnPart::Events);
+        (hook.0)(&mut self.current, TurnPart::Events, self.title.as_deref());
         self.current.events.clear();
         // Their indices are gone: no late update reaches them.
         self.done.clear();
@@ -426,7 +430,7 @@ impl Assembler {
             // A log's turns live until it is scored: no spare slots kept.
             self.current.events.shrink_to_fit();
             if let Some(hook) = &mut self.on_turn {
-                (hook.0)(&mut self.current, TurnPart::End);
+                (hook.0)(&mut self.current, TurnPart::End, self.title.as_deref());
             }
             self.turns.push(std::mem::take(&mut self.current));
         }

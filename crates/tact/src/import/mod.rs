@@ -633,7 +633,7 @@ fn import_replayed(
 ) -> Result<ImportedLog, ImportError> {
     // The prompt once per turn, before its first part.
     let mut prompted = false;
-    let hook = TurnHook(Box::new(move |t, part| {
+    let hook = TurnHook(Box::new(move |t, part, _| {
         if !prompted && !t.prompt.is_empty() {
             on_event(Event::user(t.prompt.clone()));
         }
@@ -745,6 +745,15 @@ pub(crate) struct Sink {
 }
 
 impl Sink {
+    /// The log's title, if none was read before; a turn hook sees it from
+    /// then on.
+    pub(crate) fn title(&mut self, title: Option<&str>) {
+        LogMeta::set_once(&mut self.meta.title, title);
+        if self.asm.title.is_none() {
+            self.asm.title.clone_from(&self.meta.title);
+        }
+    }
+
     pub(crate) fn new(format: Format, source: &str) -> Self {
         Sink {
             task_ahead: None,
