@@ -245,3 +245,31 @@ fn turn_by_turn_stores_what_whole_scoring_gives() {
         assert!(sessions >= 30, "{sessions} sessions");
     }
 }
+
+/// A Claude Code log whose title (a `summary` record) comes after the
+/// questions it is the context of: read again with it, so its questions
+/// are classified against it as when the log is read whole.
+#[test]
+fn a_title_read_after_a_question_is_its_context() {
+    let dir = super::scratch("late-title");
+    let mut lines = Vec::new();
+    let exchanges = [
+        ("Set up the store.", "Which database should I use for the store?"),
+        ("The one we agreed on.", "Should the cache expire after an hour?"),
+    ];
+    for (i, (prompt, reply)) in exchanges.iter().enumerate() {
+        lines.push(format!(
+            r#"{{"type":"user","uuid":"u{i}","sessionId":"s","message":{{"role":"user","content":"{prompt}"}}}}"#
+        ));
+        lines.push(format!(
+            r#"{{"type":"assistant","uuid":"a{i}","sessionId":"s","message":{{"id":"m{i}","content":[{{"type":"text","text":"{reply}"}}]}}}}"#
+        ));
+    }
+    lines.push(
+        r#"{"type":"summary","summary":"Use PostgreSQL as the database for the store; the cache expires after an hour","leafUuid":"a1"}"#
+            .to_owned(),
+    );
+    std::fs::write(dir.join("late.jsonl"), lines.join("\n") + "\n").unwrap();
+    assert_eq!(check(&dir, false), 1);
+    assert_eq!(check(&dir, true), 1);
+}
