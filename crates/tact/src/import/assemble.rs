@@ -35,8 +35,9 @@ pub(crate) fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
     (output[..end].to_owned(), Some(output.chars().count()))
 }
 
-/// What a whole import does with each turn as it ends, before keeping
-/// it (`tact run` replays it and drops its events), and, in a log whose
+/// What a whole import does with each turn as it ends, in place of
+/// keeping it (`tact run` replays, scores and stores it; `tact guide`
+/// replays it), and, in a log whose
 /// turn runs long ([`Assembler::stream_calls`]), with its completed events
 /// as they come ([`TurnPart::Events`]).
 pub(crate) struct TurnHook(pub(crate) Box<OnTurn>);
@@ -79,7 +80,11 @@ pub(crate) struct Assembler {
     /// The log's title once read (`Sink::title`), handed to `on_turn`:
     /// what a turn's questions are classified against.
     pub(crate) title: Option<String>,
+    /// The turns ended, kept unless `on_turn` took them.
     turns: Vec<Turn>,
+    /// How many turns ended (those `on_turn` took are not kept: a hook
+    /// that keeps no turn's text keeps nothing per turn).
+    ended: usize,
     current: Turn,
     /// Whether the current turn holds anything yet.
     started: bool,
@@ -360,7 +365,7 @@ impl Assembler {
             || !self.open.is_empty()
             || !self.unemitted.is_empty()
             || self.acted_on.is_some()
-            || (self.turns.is_empty() && self.current.prompt.is_empty())
+            || (self.ended == 0 && self.current.prompt.is_empty())
         {
             return;
         }
@@ -427,12 +432,18 @@ impl Assembler {
             self.current.response = text;
         }
         if self.started {
-            // A log's turns live until it is scored: no spare slots kept.
-            self.current.events.shrink_to_fit();
-            if let Some(hook) = &mut self.on_turn {
-                (hook.0)(&mut self.current, TurnPart::End, self.title.as_deref());
+            self.ended += 1;
+            match &mut self.on_turn {
+                Some(hook) => {
+                    (hook.0)(&mut self.current, TurnPart::End, self.title.as_deref());
+                    self.current = Turn::default();
+                }
+                None => {
+                    // A log's turns live until it is scored: no spare slots kept.
+                    self.current.events.shrink_to_fit();
+                    self.turns.push(std::mem::take(&mut self.current));
+                }
             }
-            self.turns.push(std::mem::take(&mut self.current));
         }
         self.started = false;
     }
@@ -460,10 +471,11 @@ impl Assembler {
         std::mem::take(&mut self.live)
     }
 
-    /// Ends the log: the turns, the last one closed.
-    pub(crate) fn finish(mut self) -> (Vec<Turn>, Vec<Event>) {
+    /// Ends the log: the turns kept (none that `on_turn` took), the last
+    /// one closed, and how many turns ended.
+    pub(crate) fn finish(mut self) -> (Vec<Turn>, Vec<Event>, usize) {
         self.end_turn();
-        (self.turns, self.live)
+        (self.turns, self.live, self.ended)
     }
 
     /// Ends a live log: the events still pending (the agent's last message,
@@ -491,7 +503,7 @@ mod tests {
         a.assistant("Which file?");
         a.user("a.rs");
         a.call(Some("3"), "edit", json!({}), Some("m2"));
-        let (turns, _) = a.finish();
+        let (turns, _, _) = a.finish();
         assert_eq!(turns.len(), 2);
         assert_eq!(turns[0].prompt, "fix it");
         assert_eq!(turns[0].response, "Which file?");

@@ -384,8 +384,11 @@ impl LogMeta {
 pub struct ImportedLog {
     /// Ids, agent, model, times.
     pub meta: LogMeta,
-    /// The exchanges, in order.
+    /// The exchanges, in order (none when each was handed to a turn hook
+    /// as it ended: [`import_reader_replayed`]).
     pub turns: Vec<Turn>,
+    /// How many exchanges the log holds (`turns.len()` when they are kept).
+    pub exchanges: usize,
     /// Records skipped, each naming its line: larger than the limit
     /// ([`MAX_RECORD_BYTES`], or the one given to [`import_reader`]).
     pub problems: Vec<ImportError>,
@@ -578,8 +581,8 @@ fn turn_events(t: &mut Turn, each: &mut dyn FnMut(Event)) {
 
 /// As [`import_reader`], each turn's events handed to `on_event` as the
 /// turn ends, in the order [`ImportedLog::into_events`] gives them, and
-/// not kept: the log returned has its turns (their count), meta and
-/// problems, the turns emptied. What `tact guide FILE` replays a log
+/// not kept: the log returned has its meta, problems and the count of its
+/// turns ([`ImportedLog::exchanges`]), no turn. What `tact guide FILE` replays a log
 /// with, one turn in memory at a time.
 pub fn import_reader_replayed(
     format: Format,
@@ -647,14 +650,13 @@ fn import_replayed(
             if !response.is_empty() {
                 on_event(Event::assistant(response));
             }
-            *t = Turn::default();
         }
     }));
     import_reader_with(format, reader, source, max_record_bytes, Some(hook), task)
 }
 
-/// As [`import_reader`], `on_turn` called on each turn as it ends, before
-/// the import keeps it (it may drop what it no longer needs).
+/// As [`import_reader`], `on_turn` called on each turn as it ends, in
+/// place of keeping it (the log returned counts its turns, holds none).
 pub(crate) fn import_reader_with(
     format: Format,
     mut reader: impl std::io::BufRead,
@@ -719,10 +721,11 @@ pub(crate) fn import_reader_with(
         ));
     }
     let meta = sink.meta;
-    let (turns, _) = sink.asm.finish();
+    let (turns, _, exchanges) = sink.asm.finish();
     Ok(ImportedLog {
         meta,
         turns,
+        exchanges,
         problems: sink.problems,
     })
 }

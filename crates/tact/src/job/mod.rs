@@ -778,7 +778,7 @@ impl Job {
         match imported {
             // A log with no exchange (a chat started and left, a session
             // of snapshots only) is said and neither stored nor ranked.
-            Ok((log, _)) if log.turns.is_empty() => {
+            Ok((log, _)) if log.exchanges == 0 => {
                 self.give_back(streaming);
                 tally
                     .notes
@@ -873,6 +873,7 @@ impl Job {
                 ..crate::import::LogMeta::default()
             },
             turns: Vec::new(),
+            exchanges: 0,
             problems: Vec::new(),
         };
         let mut session = log.session(file, &defaults);

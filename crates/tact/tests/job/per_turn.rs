@@ -13,9 +13,7 @@ use tact::job::{Job, Limits};
 use tact::scoring::{
     Judge, JudgeRequest, Preference, Profile, Session, Severity, UserPreferences, Verdict,
 };
-use tact::store::{
-    QuestionRecord, ScoreRecord, SessionRecord, Store, TurnRecord, ViolationRecord,
-};
+use tact::store::{QuestionRecord, ScoreRecord, SessionRecord, Store, TurnRecord, ViolationRecord};
 
 /// A judge whose verdict depends on the turn's prompt and message.
 struct LengthJudge;
@@ -51,18 +49,27 @@ fn read_whole(file: &Path, line: usize) -> Session {
     match format {
         Some(format) => {
             let reader = std::io::BufReader::new(std::fs::File::open(file).unwrap());
-            let log = import_reader(format, reader, &file.display().to_string(), MAX_RECORD_BYTES)
-                .unwrap();
-            let defaults = ImportDefaults::sidecar_of(file).unwrap().unwrap_or_default();
+            let log = import_reader(
+                format,
+                reader,
+                &file.display().to_string(),
+                MAX_RECORD_BYTES,
+            )
+            .unwrap();
+            let defaults = ImportDefaults::sidecar_of(file)
+                .unwrap()
+                .unwrap_or_default();
             log.into_session(file, &defaults)
         }
-        None => tact::scoring::read_sessions(file)
-            .unwrap()
-            .into_iter()
-            .map(Result::unwrap)
-            .find(|s| s.line == line)
-            .unwrap()
-            .session,
+        None => {
+            tact::scoring::read_sessions(file)
+                .unwrap()
+                .into_iter()
+                .map(Result::unwrap)
+                .find(|s| s.line == line)
+                .unwrap()
+                .session
+        }
     }
 }
 
@@ -215,8 +222,14 @@ fn check(dir: &Path, judged: bool) -> usize {
             expected.run_id = m.run_id.to_string();
             oracle.ingest(&expected).unwrap();
             let stored = job.store().unwrap();
-            let got = stored.load(&group.spec, &m.agent, &m.run_id).unwrap().unwrap();
-            let want = oracle.load(&group.spec, &m.agent, &m.run_id).unwrap().unwrap();
+            let got = stored
+                .load(&group.spec, &m.agent, &m.run_id)
+                .unwrap()
+                .unwrap();
+            let want = oracle
+                .load(&group.spec, &m.agent, &m.run_id)
+                .unwrap()
+                .unwrap();
             assert_eq!(got.session.turns, want.session.turns, "{at}");
             assert_eq!(got.session.score, want.session.score, "{at}");
             checked += 1;
@@ -254,8 +267,14 @@ fn a_title_read_after_a_question_is_its_context() {
     let dir = super::scratch("late-title");
     let mut lines = Vec::new();
     let exchanges = [
-        ("Set up the store.", "Which database should I use for the store?"),
-        ("The one we agreed on.", "Should the cache expire after an hour?"),
+        (
+            "Set up the store.",
+            "Which database should I use for the store?",
+        ),
+        (
+            "The one we agreed on.",
+            "Should the cache expire after an hour?",
+        ),
     ];
     for (i, (prompt, reply)) in exchanges.iter().enumerate() {
         lines.push(format!(
