@@ -80,7 +80,7 @@ pub(crate) struct Assembler {
     /// The log's title once read (`Sink::title`), handed to `on_turn`:
     /// what a turn's questions are classified against.
     pub(crate) title: Option<String>,
-    /// The turns ended, kept unless `on_turn` took them.
+    /// The turns ended, kept unless `on_turn` or a live reader took them.
     turns: Vec<Turn>,
     /// How many turns ended (those `on_turn` took are not kept: a hook
     /// that keeps no turn's text keeps nothing per turn).
@@ -438,6 +438,8 @@ impl Assembler {
                     (hook.0)(&mut self.current, TurnPart::End, self.title.as_deref());
                     self.current = Turn::default();
                 }
+                // A live reader took the turn's events as they came.
+                None if self.live_on => self.current = Turn::default(),
                 None => {
                     // A log's turns live until it is scored: no spare slots kept.
                     self.current.events.shrink_to_fit();
@@ -520,6 +522,28 @@ mod tests {
         };
         assert_eq!(c3.step, Some(2));
         assert!(c3.ok);
+    }
+
+    /// A live reader and a turn hook take each turn as it ends: the
+    /// assembler keeps none, only their count.
+    #[test]
+    fn turns_taken_as_they_end_are_not_kept() {
+        let mut live = Assembler::live();
+        let mut hooked = Assembler {
+            on_turn: Some(TurnHook(Box::new(|t, _, _| t.response.clear()))),
+            ..Assembler::default()
+        };
+        for a in [&mut live, &mut hooked] {
+            for i in 0..3 {
+                a.user(&format!("fix {i}"));
+                a.assistant("Done.");
+            }
+        }
+        let (turns, events, ended) = live.finish();
+        assert_eq!((turns.len(), ended), (0, 3));
+        assert_eq!(events.len(), 6, "{events:?}");
+        let (turns, _, ended) = hooked.finish();
+        assert_eq!((turns.len(), ended), (0, 3));
     }
 
     /// Live, a parallel step's calls go out in the order written, as a
