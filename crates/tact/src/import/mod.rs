@@ -379,7 +379,7 @@ impl LogMeta {
 }
 
 /// A log read: what it says about the session and its turns.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ImportedLog {
     /// Ids, agent, model, times.

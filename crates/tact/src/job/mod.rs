@@ -872,9 +872,7 @@ impl Job {
                 format: Some(format),
                 ..crate::import::LogMeta::default()
             },
-            turns: Vec::new(),
-            exchanges: 0,
-            problems: Vec::new(),
+            ..ImportedLog::default()
         };
         let mut session = log.session(file, &defaults);
         if let Some(want) = &self.stage {
