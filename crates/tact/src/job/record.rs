@@ -334,7 +334,8 @@ impl Streaming {
     /// A log's turn as the import gives it: a part of its events (its
     /// prompt replayed before the first), or its end (the rest, and its
     /// response cut to the limit, redacted whole first); replayed,
-    /// written, its events dropped.
+    /// written, its events dropped; at its end scored, against the log's
+    /// `title` as read so far, and its text dropped.
     pub(crate) fn log_turn(
         &mut self,
         t: &mut tact_scoring::Turn,
