@@ -5,8 +5,9 @@
 //! log), against the log's largest record.
 //!
 //! The logs are generated (streamed to files under `--dir`): exchanges of
-//! a prompt, a short reply and a tool call whose output is 8 KiB, every
-//! 50th 256 KiB, so the largest record stays the same as the file grows.
+//! a prompt, a short reply and a tool call whose output is 8 KiB
+//! (`--output-kib`), every 50th 256 KiB, so the largest record stays the
+//! same as the file grows.
 //! Aider records no tool output: its bulk is the output of the commands it
 //! runs, which it quotes with `> `. Peak memory is the resident set's
 //! high-water mark read by GNU time (`/usr/bin/time -f %M`), which must be
@@ -34,6 +35,10 @@ pub struct MemBenchArgs {
     /// temporary folder, removed at the end).
     #[arg(long)]
     dir: Option<PathBuf>,
+    /// Each exchange's tool output, in KiB (every 50th is 256 KiB): a
+    /// smaller one packs more exchanges in a log of a size.
+    #[arg(long, default_value_t = 8)]
+    output_kib: usize,
 }
 
 /// The formats, with the file name each log gets.
@@ -50,9 +55,9 @@ const FORMATS: [(&str, &str); 10] = [
     ("specstory", "history.md"),
 ];
 
-/// Output bytes of exchange `i`: 8 KiB, every 50th 256 KiB.
-fn output_bytes(i: usize) -> usize {
-    if i % 50 == 49 { 256 << 10 } else { 8 << 10 }
+/// Output bytes of exchange `i`: `kib` KiB, every 50th 256 KiB.
+fn output_bytes(i: usize, kib: usize) -> usize {
+    if i % 50 == 49 { 256 << 10 } else { kib << 10 }
 }
 
 /// A tool output of `n` bytes: lines of a file listing.
@@ -63,11 +68,11 @@ fn output(i: usize, n: usize) -> String {
     s
 }
 
-/// Writes a log of `format` to `path`: exchanges until `bytes` are written
-/// (or `one` exchange whose output is `bytes`). Returns the largest
-/// record's size in bytes (a line, or an event or step of a one-document
-/// log).
-fn write_log(path: &Path, format: &str, bytes: u64, one: bool) -> Result<u64> {
+/// Writes a log of `format` to `path`: exchanges of `kib` KiB outputs
+/// until `bytes` are written (or `one` exchange whose output is `bytes`).
+/// Returns the largest record's size in bytes (a line, or an event or
+/// step of a one-document log).
+fn write_log(path: &Path, format: &str, bytes: u64, one: bool, kib: usize) -> Result<u64> {
     let mut w = Out {
         w: BufWriter::new(
             std::fs::File::create(path)
@@ -112,7 +117,7 @@ fn write_log(path: &Path, format: &str, bytes: u64, one: bool) -> Result<u64> {
         let n = if one {
             usize::try_from(bytes).unwrap_or(usize::MAX)
         } else {
-            output_bytes(i)
+            output_bytes(i, kib)
         };
         let out = output(i, n);
         let out_json = serde_json::to_string(&out)?;
@@ -374,7 +379,7 @@ pub fn run(args: &MemBenchArgs, root: &Path) -> Result<String> {
         logs.push((format!("one {} MB record", one >> 20), one, true));
         for (label, bytes, single) in logs {
             let path = dir.join(format!("{}-{name}", label.replace(' ', "-")));
-            let largest = write_log(&path, format, bytes, single)?;
+            let largest = write_log(&path, format, bytes, single, args.output_kib)?;
             let file = std::fs::metadata(&path)?.len();
             let (run, guide) = measure(&tact, &dir, &path)?;
             eprintln!("{format} {label}: run {run} KiB, guide {guide} KiB");

@@ -38,12 +38,7 @@ impl LlmJudge {
     /// The judge's prompt for `request`.
     pub fn prompt(request: &JudgeRequest<'_>) -> String {
         let message: String = request.message.chars().take(MAX_MESSAGE_CHARS).collect();
-        let user = request
-            .session
-            .turns
-            .get(request.turn)
-            .map(|t| t.prompt.chars().take(MAX_MESSAGE_CHARS).collect::<String>())
-            .unwrap_or_default();
+        let user: String = request.prompt.chars().take(MAX_MESSAGE_CHARS).collect();
         format!(
             "You judge whether an AI agent's message respects one preference its user stated.\n\
              The user's preference: {} ({}).\n\n<user_message>\n{user}\n</user_message>\n\n\

@@ -19,7 +19,11 @@ pub struct JudgeRequest<'a> {
     pub message: &'a str,
     /// Its 0-based turn in the session.
     pub turn: usize,
-    /// The whole session, for context.
+    /// The user's prompt of that turn.
+    pub prompt: &'a str,
+    /// The session, for context: its header (preferences, outcome,
+    /// context); its turns are all there when it is scored whole, none
+    /// when it is scored turn by turn ([`crate::PerTurn`]).
     pub session: &'a Session,
 }
 

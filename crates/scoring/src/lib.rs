@@ -56,6 +56,7 @@ pub mod checks;
 pub mod dataset;
 mod error;
 pub mod judge;
+pub mod per_turn;
 pub mod preference;
 pub mod profile;
 pub mod running;
@@ -70,6 +71,7 @@ pub use error::Error;
 /// `Result` with this crate's [`Error`] as the default error type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub use judge::{Judge, JudgeRequest, NotJudged, Verdict};
+pub use per_turn::{PerTurn, TurnScore};
 pub use preference::{Category, CheckKind, Preference, Severity};
 pub use profile::{Adjustment, Component, CostLevel, Profile};
 pub use running::RunningScore;

@@ -5,7 +5,7 @@
 use tact_types::EffortLevel;
 
 use crate::preference::{COUNT, CheckKind, Preference};
-use crate::profile::{AskFacts, CostLevel, Facts};
+use crate::profile::{AskFacts, CostLevel, Facts, Rewards};
 use crate::scorer::{Scope, Scorer, SessionQuestion};
 use crate::session::{PppEnv, Session};
 
@@ -39,10 +39,7 @@ use crate::session::{PppEnv, Session};
 pub struct RunningScore {
     profile: &'static str,
     prefs: Vec<Preference>,
-    r_prod: f64,
-    succeeded: bool,
-    vague: bool,
-    env: PppEnv,
+    head: Head,
     /// The turns before the last one, summed.
     done: Tally,
     /// The last turn scored.
@@ -55,18 +52,102 @@ pub struct RunningScore {
     violated: Vec<(Preference, usize)>,
 }
 
+/// What a session's header says that its rewards read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Head {
+    r_prod: f64,
+    succeeded: bool,
+    vague: bool,
+    env: PppEnv,
+}
+
+impl Head {
+    pub(crate) fn of(session: &Session) -> Self {
+        Head {
+            r_prod: session.outcome.r_prod(),
+            succeeded: session.outcome.succeeded(),
+            vague: session.vague_prompt,
+            env: session.ppp_env,
+        }
+    }
+
+    pub(crate) fn r_prod(&self) -> f64 {
+        self.r_prod
+    }
+}
+
 /// Counts over turns.
 #[derive(Debug, Clone)]
-struct Tally {
-    efforts: [usize; 3],
-    violations: usize,
-    by_category: [usize; 4],
-    by_preference: [usize; COUNT],
-    asks: AskFacts,
+pub(crate) struct Tally {
+    pub(crate) efforts: [usize; 3],
+    pub(crate) violations: usize,
+    pub(crate) by_category: [usize; 4],
+    pub(crate) by_preference: [usize; COUNT],
+    pub(crate) asks: AskFacts,
     /// Scoped turns (those preferences are checked on).
-    scoped: usize,
+    pub(crate) scoped: usize,
     /// Per preference, the scoped turns the judge gave no verdict on.
-    unjudged: [usize; COUNT],
+    pub(crate) unjudged: [usize; COUNT],
+}
+
+impl Tally {
+    /// Counts a violation of `p`.
+    pub(crate) fn violation(&mut self, p: Preference) {
+        self.violations += 1;
+        self.by_category[p.category().index()] += 1;
+        if let Some(n) = self.by_preference.get_mut(p.index()) {
+            *n += 1;
+        }
+    }
+
+    /// Counts `answer_more`'s violation of the session (fewer than 3
+    /// questions), when it is stated and applies; whether it did.
+    pub(crate) fn answer_more(&mut self, prefs: &[Preference]) -> bool {
+        let asked: usize = self.efforts.iter().sum();
+        let applies = prefs.contains(&Preference::AnswerMore) && asked < 3;
+        if applies {
+            self.violation(Preference::AnswerMore);
+        }
+        applies
+    }
+
+    /// The rewards of these counts (`answer_more` counted in) under the
+    /// scorer's profile: the preferences with a definite result are those
+    /// not judged, or judged on every scoped turn.
+    pub(crate) fn rewards(
+        &self,
+        scorer: &Scorer,
+        prefs: &[Preference],
+        head: Head,
+        ask_levels: Option<&[CostLevel]>,
+    ) -> Rewards {
+        let checked: Vec<Preference> = prefs
+            .iter()
+            .copied()
+            .filter(|&p| {
+                if !p.needs_judge() || self.scoped == 0 || p.check_kind() != CheckKind::Judged {
+                    return true;
+                }
+                scorer.has_judge() && self.unjudged.get(p.index()).copied().unwrap_or(0) == 0
+            })
+            .collect();
+        let facts = Facts {
+            r_prod: head.r_prod,
+            succeeded: head.succeeded,
+            vague: head.vague,
+            low: self.efforts[0],
+            medium: self.efforts[1],
+            high: self.efforts[2],
+            violations: self.violations,
+            by_category: self.by_category,
+            by_preference: self.by_preference,
+            checked: &checked,
+            env: head.env,
+            asks: self.asks,
+            ask_levels,
+        };
+        scorer.profile().rewards(&facts)
+    }
 }
 
 impl Default for Tally {
@@ -142,7 +223,7 @@ impl TurnTally {
     }
 }
 
-fn effort_index(e: EffortLevel) -> usize {
+pub(crate) fn effort_index(e: EffortLevel) -> usize {
     match e {
         EffortLevel::Low => 0,
         EffortLevel::Medium => 1,
@@ -151,7 +232,7 @@ fn effort_index(e: EffortLevel) -> usize {
 }
 
 /// Counts `q` into `efforts` and the turn's highest cost `level`.
-fn count_question(
+pub(crate) fn count_question(
     env: PppEnv,
     effort: EffortLevel,
     cost: Option<u8>,
@@ -176,10 +257,7 @@ impl RunningScore {
         let mut run = Self {
             profile: scorer.profile().name(),
             prefs: session.preferences.all(),
-            r_prod: session.outcome.r_prod(),
-            succeeded: session.outcome.succeeded(),
-            vague: session.vague_prompt,
-            env: session.ppp_env,
+            head: Head::of(session),
             done: Tally::default(),
             last: None,
             r_proact: 0.0,
@@ -254,7 +332,13 @@ impl RunningScore {
         };
         if let Some(qs) = &turn.questions {
             for q in qs.get(t.supplied..).unwrap_or_default() {
-                count_question(self.env, q.effort, q.cost, &mut t.efforts, &mut t.level);
+                count_question(
+                    self.head.env,
+                    q.effort,
+                    q.cost,
+                    &mut t.efforts,
+                    &mut t.level,
+                );
             }
             t.supplied = t.supplied.max(qs.len());
         }
@@ -288,7 +372,7 @@ impl RunningScore {
             scorer.extracted(t.index, &turn.response, session.context.as_deref(), &mut qs);
             for q in &qs {
                 count_question(
-                    self.env,
+                    self.head.env,
                     q.effort,
                     q.cost,
                     &mut t.extracted,
@@ -378,11 +462,7 @@ impl RunningScore {
                     _ => false,
                 };
                 if hit {
-                    into.violations += 1;
-                    into.by_category[p.category().index()] += 1;
-                    if let Some(n) = into.by_preference.get_mut(p.index()) {
-                        *n += 1;
-                    }
+                    into.violation(p);
                     if let Some(b) = violated.get_mut(p.index()) {
                         *b = true;
                     }
@@ -408,42 +488,8 @@ impl RunningScore {
         if let Some(last) = &self.last {
             Self::add(&self.prefs, &mut all, last);
         }
-        let asked: usize = all.efforts.iter().sum();
-        if self.prefs.contains(&Preference::AnswerMore) && asked < 3 {
-            let p = Preference::AnswerMore;
-            all.violations += 1;
-            all.by_category[p.category().index()] += 1;
-            if let Some(n) = all.by_preference.get_mut(p.index()) {
-                *n += 1;
-            }
-        }
-        let checked: Vec<Preference> = self
-            .prefs
-            .iter()
-            .copied()
-            .filter(|&p| {
-                if !p.needs_judge() || all.scoped == 0 || p.check_kind() != CheckKind::Judged {
-                    return true;
-                }
-                scorer.has_judge() && all.unjudged.get(p.index()).copied().unwrap_or(0) == 0
-            })
-            .collect();
-        let facts = Facts {
-            r_prod: self.r_prod,
-            succeeded: self.succeeded,
-            vague: self.vague,
-            low: all.efforts[0],
-            medium: all.efforts[1],
-            high: all.efforts[2],
-            violations: all.violations,
-            by_category: all.by_category,
-            by_preference: all.by_preference,
-            checked: &checked,
-            env: self.env,
-            asks: all.asks,
-            ask_levels: None,
-        };
-        let rewards = scorer.profile().rewards(&facts);
+        all.answer_more(&self.prefs);
+        let rewards = all.rewards(scorer, &self.prefs, self.head, None);
         self.r_proact = rewards.r_proact;
         self.r_pers = rewards.r_pers;
         self.interaction = rewards.interaction;

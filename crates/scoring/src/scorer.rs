@@ -417,16 +417,34 @@ impl Scorer {
         session: &Session,
         turn: usize,
     ) -> Result<Option<Violation>, NotJudged> {
+        let (prompt, message) = session
+            .turns
+            .get(turn)
+            .map_or(("", ""), |t| (t.prompt.as_str(), t.response.as_str()));
+        self.judge_message(judge, p, session, turn, prompt, message)
+    }
+
+    /// The judge's verdict on `p` in `message`, the response of turn
+    /// `turn` to `prompt`: a violation, none, or why it gave none.
+    pub(crate) fn judge_message(
+        &self,
+        judge: &dyn Judge,
+        p: Preference,
+        session: &Session,
+        turn: usize,
+        prompt: &str,
+        message: &str,
+    ) -> Result<Option<Violation>, NotJudged> {
         let what = if p == Preference::DetailQuestion {
             "beyond the rule, "
         } else {
             ""
         };
-        let message = session.turns.get(turn).map_or("", |t| t.response.as_str());
         let request = JudgeRequest {
             preference: p,
             message,
             turn,
+            prompt,
             session,
         };
         match judge.judge(&request) {
@@ -506,41 +524,50 @@ fn session_violations(
     for (i, q) in questions.iter().enumerate() {
         of_turn.entry(q.turn).or_insert((i, 0)).1 += 1;
     }
+    let first = asking_turns.first().copied().unwrap_or(0);
+    let mut out: Vec<Violation> = asking_turns
+        .iter()
+        .filter_map(|&t| {
+            let &(at, asked) = of_turn.get(&t)?;
+            let response = session.turns.get(t).map_or("", |t| t.response.as_str());
+            let first_text = questions.get(at).map(|q| q.text.as_str());
+            asking_turn_violation(p, t, asked, first_text, response, first)
+        })
+        .collect();
+    out.extend(answer_more_violation(p, questions.len()));
+    out
+}
+
+/// The session-level violation of `p` in asking turn `turn`, which asked
+/// `asked` questions, the first `first_text`, in `response`;
+/// `first_asking` is the session's first asking turn.
+pub(crate) fn asking_turn_violation(
+    p: Preference,
+    turn: usize,
+    asked: usize,
+    first_text: Option<&str>,
+    response: &str,
+    first_asking: usize,
+) -> Option<Violation> {
+    let actual = match p {
+        Preference::NoAsk => format!("asked {asked} question(s) in turn {turn}"),
+        Preference::AskMany if turn != first_asking => {
+            format!("asked again in turn {turn} after asking in turn {first_asking}")
+        }
+        Preference::OnlyBegin if turn > 0 => format!("asked {asked} question(s) in turn {turn}"),
+        _ => return None,
+    };
     // The turn's first question, located in its response when it is there.
-    let first_question = |turn: usize| {
-        let q = questions.get(of_turn.get(&turn)?.0)?;
-        let response = &session.turns.get(turn)?.response;
-        let at = response.find(q.text.as_str())?;
-        Some(Span::of(response, at, at + q.text.len()))
-    };
-    let per_turn = |turns: &[usize], actual: &dyn Fn(usize) -> String| -> Vec<Violation> {
-        turns
-            .iter()
-            .map(|&t| Violation::rule(p, actual(t), first_question(t)).in_turn(t))
-            .collect()
-    };
-    let n_in = |t: usize| of_turn.get(&t).map_or(0, |&(_, n)| n);
-    match p {
-        Preference::NoAsk => per_turn(asking_turns, &|t| {
-            format!("asked {} question(s) in turn {t}", n_in(t))
-        }),
-        Preference::AskMany => {
-            let first = asking_turns.first().copied().unwrap_or(0);
-            per_turn(asking_turns.get(1..).unwrap_or(&[]), &|t| {
-                format!("asked again in turn {t} after asking in turn {first}")
-            })
-        }
-        Preference::OnlyBegin => {
-            let later: Vec<usize> = asking_turns.iter().copied().filter(|&t| t > 0).collect();
-            per_turn(&later, &|t| {
-                format!("asked {} question(s) in turn {t}", n_in(t))
-            })
-        }
-        Preference::AnswerMore if questions.len() < 3 => vec![Violation::rule(
-            p,
-            format!("{} question(s) in the session", questions.len()),
-            None,
-        )],
-        _ => Vec::new(),
-    }
+    let span = first_text.and_then(|q| {
+        let at = response.find(q)?;
+        Some(Span::of(response, at, at + q.len()))
+    });
+    Some(Violation::rule(p, actual, span).in_turn(turn))
+}
+
+/// `answer_more`'s one violation of a session that asked fewer than 3
+/// questions (of no turn).
+pub(crate) fn answer_more_violation(p: Preference, asked: usize) -> Option<Violation> {
+    (p == Preference::AnswerMore && asked < 3)
+        .then(|| Violation::rule(p, format!("{asked} question(s) in the session"), None))
 }

@@ -12,6 +12,8 @@ mod follow;
 mod import;
 #[path = "job/memory.rs"]
 mod memory;
+#[path = "job/per_turn.rs"]
+mod per_turn;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

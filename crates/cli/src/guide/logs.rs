@@ -163,7 +163,7 @@ fn write_log_replay(
         source: format!("{source} ({format})"),
         id,
         mode: replay.mode,
-        turns: log.turns.len(),
+        turns: log.exchanges,
         events: replay.events,
         nudges: replay.nudges,
         fires: replay.fires,

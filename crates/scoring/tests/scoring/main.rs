@@ -53,6 +53,7 @@ fn rules(s: &SessionScore) -> Vec<&str> {
 }
 
 mod checkers;
+mod per_turn;
 mod preferences;
 mod profiles;
 mod running;

@@ -8,7 +8,7 @@ use crate::preferences::JokeJudge;
 
 /// The scorers a running score is compared under: each profile, both
 /// scopes, with and without a judge.
-fn running_scorers() -> Vec<Scorer> {
+pub(crate) fn running_scorers() -> Vec<Scorer> {
     let mut out = Vec::new();
     for profile in [
         Profile::Spec,
@@ -101,9 +101,9 @@ fn check_running(s: &Session) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn running_scores_equal_full_scoring_at_every_turn_of_the_fixtures() {
-    let mut sessions = 0;
+/// Every session of the session fixtures, with its file.
+pub(crate) fn fixture_sessions() -> Vec<(PathBuf, Session)> {
+    let mut out = Vec::new();
     let mut stack = vec![fixtures("sessions")];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
@@ -120,14 +120,20 @@ fn running_scores_equal_full_scoring_at_every_turn_of_the_fixtures() {
                 continue;
             }
             for s in tact_scoring::read_sessions(&path).unwrap() {
-                let s = s.unwrap().session;
-                check_running(&s).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                sessions += 1;
+                out.push((path.clone(), s.unwrap().session));
             }
         }
     }
     // The demo alone holds four sessions.
-    assert!(sessions >= 4, "{sessions} sessions");
+    assert!(out.len() >= 4, "{} sessions", out.len());
+    out
+}
+
+#[test]
+fn running_scores_equal_full_scoring_at_every_turn_of_the_fixtures() {
+    for (path, s) in fixture_sessions() {
+        check_running(&s).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
 }
 
 #[test]
@@ -171,7 +177,7 @@ fn a_growing_turn_is_exact_once_rescored() {
     same_as_full(&scorer, &run, &s).unwrap();
 }
 
-fn any_running_session() -> impl Strategy<Value = Session> {
+pub(crate) fn any_running_session() -> impl Strategy<Value = Session> {
     (
         any_session(),
         proptest::collection::vec(any_session(), 0..3),

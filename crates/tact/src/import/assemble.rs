@@ -35,14 +35,16 @@ pub(crate) fn kept_output(output: &str, ok: bool) -> (String, Option<usize>) {
     (output[..end].to_owned(), Some(output.chars().count()))
 }
 
-/// What a whole import does with each turn as it ends, before keeping
-/// it (`tact run` replays it and drops its events), and, in a log whose
+/// What a whole import does with each turn as it ends, in place of
+/// keeping it (`tact run` replays, scores and stores it; `tact guide`
+/// replays it), and, in a log whose
 /// turn runs long ([`Assembler::stream_calls`]), with its completed events
 /// as they come ([`TurnPart::Events`]).
 pub(crate) struct TurnHook(pub(crate) Box<OnTurn>);
 
-/// The function a [`TurnHook`] calls.
-pub(crate) type OnTurn = dyn FnMut(&mut Turn, TurnPart);
+/// The function a [`TurnHook`] calls: the turn, which part of it, and
+/// the log's title when read so far ([`Assembler::title`]).
+pub(crate) type OnTurn = dyn FnMut(&mut Turn, TurnPart, Option<&str>);
 
 /// Which part of a turn a [`TurnHook`] is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +77,14 @@ pub(crate) struct Assembler {
     /// come (logs of one long turn, whose events would otherwise be held
     /// to its end).
     pub(crate) stream_calls: bool,
+    /// The log's title once read (`Sink::title`), handed to `on_turn`:
+    /// what a turn's questions are classified against.
+    pub(crate) title: Option<String>,
+    /// The turns ended, kept unless `on_turn` or a live reader took them.
     turns: Vec<Turn>,
+    /// How many turns ended (those `on_turn` took are not kept: a hook
+    /// that keeps no turn's text keeps nothing per turn).
+    ended: usize,
     current: Turn,
     /// Whether the current turn holds anything yet.
     started: bool,
@@ -356,14 +365,14 @@ impl Assembler {
             || !self.open.is_empty()
             || !self.unemitted.is_empty()
             || self.acted_on.is_some()
-            || (self.turns.is_empty() && self.current.prompt.is_empty())
+            || (self.ended == 0 && self.current.prompt.is_empty())
         {
             return;
         }
         let Some(hook) = &mut self.on_turn else {
             return;
         };
-        (hook.0)(&mut self.current, TurnPart::Events);
+        (hook.0)(&mut self.current, TurnPart::Events, self.title.as_deref());
         self.current.events.clear();
         // Their indices are gone: no late update reaches them.
         self.done.clear();
@@ -423,12 +432,20 @@ impl Assembler {
             self.current.response = text;
         }
         if self.started {
-            // A log's turns live until it is scored: no spare slots kept.
-            self.current.events.shrink_to_fit();
-            if let Some(hook) = &mut self.on_turn {
-                (hook.0)(&mut self.current, TurnPart::End);
+            self.ended += 1;
+            match &mut self.on_turn {
+                Some(hook) => {
+                    (hook.0)(&mut self.current, TurnPart::End, self.title.as_deref());
+                    self.current = Turn::default();
+                }
+                // A live reader took the turn's events as they came.
+                None if self.live_on => self.current = Turn::default(),
+                None => {
+                    // A log's turns live until it is scored: no spare slots kept.
+                    self.current.events.shrink_to_fit();
+                    self.turns.push(std::mem::take(&mut self.current));
+                }
             }
-            self.turns.push(std::mem::take(&mut self.current));
         }
         self.started = false;
     }
@@ -456,10 +473,11 @@ impl Assembler {
         std::mem::take(&mut self.live)
     }
 
-    /// Ends the log: the turns, the last one closed.
-    pub(crate) fn finish(mut self) -> (Vec<Turn>, Vec<Event>) {
+    /// Ends the log: the turns kept (none that `on_turn` took), the last
+    /// one closed, and how many turns ended.
+    pub(crate) fn finish(mut self) -> (Vec<Turn>, Vec<Event>, usize) {
         self.end_turn();
-        (self.turns, self.live)
+        (self.turns, self.live, self.ended)
     }
 
     /// Ends a live log: the events still pending (the agent's last message,
@@ -487,7 +505,7 @@ mod tests {
         a.assistant("Which file?");
         a.user("a.rs");
         a.call(Some("3"), "edit", json!({}), Some("m2"));
-        let (turns, _) = a.finish();
+        let (turns, _, _) = a.finish();
         assert_eq!(turns.len(), 2);
         assert_eq!(turns[0].prompt, "fix it");
         assert_eq!(turns[0].response, "Which file?");
@@ -504,6 +522,28 @@ mod tests {
         };
         assert_eq!(c3.step, Some(2));
         assert!(c3.ok);
+    }
+
+    /// A live reader and a turn hook take each turn as it ends: the
+    /// assembler keeps none, only their count.
+    #[test]
+    fn turns_taken_as_they_end_are_not_kept() {
+        let mut live = Assembler::live();
+        let mut hooked = Assembler {
+            on_turn: Some(TurnHook(Box::new(|t, _, _| t.response.clear()))),
+            ..Assembler::default()
+        };
+        for a in [&mut live, &mut hooked] {
+            for i in 0..3 {
+                a.user(&format!("fix {i}"));
+                a.assistant("Done.");
+            }
+        }
+        let (turns, events, ended) = live.finish();
+        assert_eq!((turns.len(), ended), (0, 3));
+        assert_eq!(events.len(), 6, "{events:?}");
+        let (turns, _, ended) = hooked.finish();
+        assert_eq!((turns.len(), ended), (0, 3));
     }
 
     /// Live, a parallel step's calls go out in the order written, as a

@@ -102,7 +102,7 @@ impl State {
             return;
         }
         match ty {
-            "summary" => LogMeta::set_once(&mut sink.meta.title, str_at(v, "summary")),
+            "summary" => sink.title(str_at(v, "summary")),
             "system" => {
                 if str_at(v, "subtype") == Some("compact_boundary") {
                     sink.asm.condensation();

@@ -221,7 +221,7 @@ fn json_lines(
 fn session_meta(id: Option<&str>, summary: Option<&str>, start: Option<&str>, sink: &mut Sink) {
     sink.records += 1;
     LogMeta::set_once(&mut sink.meta.session_id, id);
-    LogMeta::set_once(&mut sink.meta.title, summary);
+    sink.title(summary);
     if let Some(t) = start.filter(|t| !t.is_empty()) {
         sink.meta.started = Some(t.to_owned());
         if sink.meta.ended.is_none() {

@@ -392,13 +392,16 @@ impl LogMeta {
 }
 
 /// A log read: what it says about the session and its turns.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct ImportedLog {
     /// Ids, agent, model, times.
     pub meta: LogMeta,
-    /// The exchanges, in order.
+    /// The exchanges, in order (none when each was handed to a turn hook
+    /// as it ended: [`import_reader_replayed`]).
     pub turns: Vec<Turn>,
+    /// How many exchanges the log holds (`turns.len()` when they are kept).
+    pub exchanges: usize,
     /// Records skipped, each naming its line: larger than the limit
     /// ([`MAX_RECORD_BYTES`], or the one given to [`import_reader`]).
     pub problems: Vec<ImportError>,
@@ -603,8 +606,8 @@ fn turn_events(t: &mut Turn, each: &mut dyn FnMut(Event)) {
 
 /// As [`import_reader`], each turn's events handed to `on_event` as the
 /// turn ends, in the order [`ImportedLog::into_events`] gives them, and
-/// not kept: the log returned has its turns (their count), meta and
-/// problems, the turns emptied. What `tact guide FILE` replays a log
+/// not kept: the log returned has its meta, problems and the count of its
+/// turns ([`ImportedLog::exchanges`]), no turn. What `tact guide FILE` replays a log
 /// with, one turn in memory at a time.
 pub fn import_reader_replayed(
     format: Format,
@@ -658,7 +661,7 @@ fn import_replayed(
 ) -> Result<ImportedLog, ImportError> {
     // The prompt once per turn, before its first part.
     let mut prompted = false;
-    let hook = TurnHook(Box::new(move |t, part| {
+    let hook = TurnHook(Box::new(move |t, part, _| {
         if !prompted && !t.prompt.is_empty() {
             on_event(Event::user(t.prompt.clone()));
         }
@@ -672,14 +675,13 @@ fn import_replayed(
             if !response.is_empty() {
                 on_event(Event::assistant(response));
             }
-            *t = Turn::default();
         }
     }));
     import_reader_with(format, reader, source, max_record_bytes, Some(hook), task)
 }
 
-/// As [`import_reader`], `on_turn` called on each turn as it ends, before
-/// the import keeps it (it may drop what it no longer needs).
+/// As [`import_reader`], `on_turn` called on each turn as it ends, in
+/// place of keeping it (the log returned counts its turns, holds none).
 pub(crate) fn import_reader_with(
     format: Format,
     mut reader: impl std::io::BufRead,
@@ -744,10 +746,11 @@ pub(crate) fn import_reader_with(
         ));
     }
     let meta = sink.meta;
-    let (turns, _) = sink.asm.finish();
+    let (turns, _, exchanges) = sink.asm.finish();
     Ok(ImportedLog {
         meta,
         turns,
+        exchanges,
         problems: sink.problems,
         line: None,
     })
@@ -771,6 +774,15 @@ pub(crate) struct Sink {
 }
 
 impl Sink {
+    /// The log's title, if none was read before; a turn hook sees it from
+    /// then on.
+    pub(crate) fn title(&mut self, title: Option<&str>) {
+        LogMeta::set_once(&mut self.meta.title, title);
+        if self.asm.title.is_none() {
+            self.asm.title.clone_from(&self.meta.title);
+        }
+    }
+
     pub(crate) fn new(format: Format, source: &str) -> Self {
         Sink {
             task_ahead: None,

@@ -27,7 +27,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::{Value, json};
 
-use super::{LogMeta, Sink};
+use super::Sink;
 
 /// Whether a Markdown file's start is a SpecStory history.
 pub(crate) fn looks_like(head: &str) -> bool {
@@ -136,7 +136,7 @@ impl State {
             if self.role.is_none() {
                 if let Some(title) = t.strip_prefix("# ").or_else(|| t.strip_prefix("## ")) {
                     if title != "SpecStory" {
-                        LogMeta::set_once(&mut sink.meta.title, Some(title.trim()));
+                        sink.title(Some(title.trim()));
                     }
                 }
                 return;

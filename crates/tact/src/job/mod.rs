@@ -59,7 +59,7 @@ pub use report::{
     Truncation, TruncationKind,
 };
 
-use crate::import::{Format, ImportDefaults, TurnHook, import_reader_with};
+use crate::import::{Format, ImportDefaults, ImportedLog, TurnHook, import_reader_with};
 use crate::import::{first_record_has_key, not_a_known_log as not_a_log};
 use crate::{Error, Result};
 use files::{head, session_files};
@@ -228,7 +228,7 @@ impl JobBuilder {
         if let Some(stage) = &self.stage {
             consensus.settings().weights_for(Some(stage))?;
         }
-        let scorer = scorer(consensus.settings().profile)?;
+        let scorer = Arc::new(scorer(consensus.settings().profile)?);
         let import = self
             .config
             .import
@@ -255,7 +255,7 @@ pub struct Job {
     format: Option<Format>,
     import: ImportDefaults,
     consensus: Consensus,
-    scorer: Scorer,
+    scorer: Arc<Scorer>,
     default_prefs: Option<UserPreferences>,
     stage: Option<String>,
     storage: Storage,
@@ -693,15 +693,10 @@ impl Job {
                 progress(tally);
                 return Ok(());
             }
-            // An OpenHands V1 conversation: its folder's event files, one log.
-            Ok(_) if format == Format::OpenHandsV1 && crate::import::is_event_file(file) => {
-                crate::import::conversation_events(file, limit)
-                    .map(|b| Box::new(std::io::Cursor::new(b)) as Box<dyn std::io::Read>)
-            }
-            Ok(_) => std::fs::File::open(file).map(|f| Box::new(f) as Box<dyn std::io::Read>),
+            Ok(_) => open_log(file, format, limit),
             Err(e) => Err(e),
         };
-        let reader = match opened {
+        let mut reader = match opened {
             Ok(f) => BufReader::with_capacity(1 << 16, f),
             Err(e) => {
                 tally
@@ -715,37 +710,80 @@ impl Job {
         let source = file.display().to_string();
         // Streamed: one record in memory at a time, at most this large.
         let max_record = limit.min(crate::import::MAX_RECORD_BYTES);
-        // Each turn replayed as it ends, its calls and fires written, its
-        // events then dropped.
-        let streaming = record::Streaming::new(
-            self.lend_store()?,
-            crate::import::LOG_MODE,
-            self.limits.max_message_bytes,
-        );
-        let streaming = std::rc::Rc::new(std::cell::RefCell::new(Some(streaming)));
-        let hook = {
-            let streaming = std::rc::Rc::clone(&streaming);
-            TurnHook(Box::new(move |t, part| {
-                if let Some(s) = streaming.borrow_mut().as_mut() {
-                    s.log_turn(t, part);
+        // The sidecar read first: the session's stage and preferences are
+        // known as its turns are scored.
+        let sidecar = ImportDefaults::sidecar_of(file);
+        let header = self.log_header(file, format, sidecar.as_ref().ok().and_then(Option::as_ref));
+        // The log's title, when it came after a question it is the context of.
+        let mut title = None;
+        let (imported, streaming) = loop {
+            // Each turn replayed as it ends, its calls and fires written, its
+            // events then dropped; then scored and written, its text dropped.
+            let mut streaming = record::Streaming::new(
+                self.lend_store()?,
+                crate::import::LOG_MODE,
+                self.limits.max_message_bytes,
+            );
+            streaming.scoring = header.as_ref().map(|h| {
+                let mut h = h.clone();
+                h.context.clone_from(&title);
+                self.turn_scoring(&h)
+            });
+            let streaming = std::rc::Rc::new(std::cell::RefCell::new(Some(streaming)));
+            let hook = {
+                let streaming = std::rc::Rc::clone(&streaming);
+                TurnHook(Box::new(move |t, part, title| {
+                    if let Some(s) = streaming.borrow_mut().as_mut() {
+                        s.log_turn(t, part, title);
+                    }
+                }))
+            };
+            let imported = match line {
+                Some(l) => l.import_with(format, &source, max_record, Some(hook)),
+                None => {
+                    // A SWE-agent trajectory's task read first: its steps'
+                    // turn is then replayed as they are read, not held
+                    // until `history`.
+                    let task = crate::import::task_ahead(format, file, max_record);
+                    import_reader_with(format, reader, &source, max_record, Some(hook), task)
                 }
-            }))
+            };
+            let Some(streaming) = streaming.borrow_mut().take() else {
+                return Err(Error::NoStore);
+            };
+            // A title read after a question was classified without it: the
+            // log read again, its title known from the start (a whole
+            // session's questions are all classified against it).
+            let stale = streaming.scoring.as_ref().is_some_and(|s| s.stale_context);
+            if let (Ok(log), true, None) = (&imported, stale, &title) {
+                title.clone_from(&log.meta.title);
+                self.give_back(streaming);
+                let reopened = match line {
+                    Some(_) => Ok(Box::new(std::io::empty()) as Box<dyn std::io::Read>),
+                    None => open_log(file, format, limit),
+                };
+                reader = match reopened {
+                    Ok(f) => BufReader::with_capacity(1 << 16, f),
+                    Err(e) => {
+                        tally.errors.push(SessionError::in_file(
+                            file,
+                            None,
+                            SessionErrorKind::Read(e),
+                        ));
+                        tally.done += 1;
+                        progress(tally);
+                        return Ok(());
+                    }
+                };
+                continue;
+            }
+            break (imported, streaming);
         };
-        // A SWE-agent trajectory's task read first: its steps' turn is
-        // then replayed as they are read, not held until `history`.
-        let task = crate::import::task_ahead(format, file, max_record);
-        let imported = match line {
-            Some(l) => l.import_with(format, &source, max_record, Some(hook)),
-            None => import_reader_with(format, reader, &source, max_record, Some(hook), task),
-        }
-        .and_then(|log| Ok((log, ImportDefaults::sidecar_of(file)?)));
         let (at, shown) = match line {
             Some(l) => (l.line, format!("{}:{}", file.display(), l.line)),
             None => (1, file.display().to_string()),
         };
-        let Some(streaming) = streaming.borrow_mut().take() else {
-            return Err(Error::NoStore);
-        };
+        let imported = imported.and_then(|log| Ok((log, sidecar?)));
         // Records skipped (over the limit), each with its line.
         let imported = imported.map(|(mut log, sidecar)| {
             for p in std::mem::take(&mut log.problems) {
@@ -756,7 +794,7 @@ impl Job {
         match imported {
             // A log with no exchange (a chat started and left, a session
             // of snapshots only) is said and neither stored nor ranked.
-            Ok((log, _)) if log.turns.is_empty() => {
+            Ok((log, _)) if log.exchanges == 0 => {
                 self.give_back(streaming);
                 tally.notes.push(format!("{shown}: no exchanges: skipped"));
             }
@@ -825,6 +863,57 @@ impl Job {
             progress(at(&tally));
         }
         Ok(self.finish(tally, None))
+    }
+
+    /// The header of the session a log of `format` at `file` is read as,
+    /// as far as it is known before the log is read (`defaults` over the
+    /// job's): what its turns are scored with. `None` when the session
+    /// will not be stored (of another stage than the job's, or of a stage
+    /// without weights).
+    fn log_header(
+        &self,
+        file: &Path,
+        format: Format,
+        sidecar: Option<&ImportDefaults>,
+    ) -> Option<Session> {
+        let defaults = match sidecar {
+            Some(s) => self.import.clone().overridden_by(s),
+            None => self.import.clone(),
+        };
+        let log = ImportedLog {
+            meta: crate::import::LogMeta {
+                format: Some(format),
+                ..crate::import::LogMeta::default()
+            },
+            ..ImportedLog::default()
+        };
+        let mut session = log.session(file, &defaults);
+        if let Some(want) = &self.stage {
+            match &session.stage {
+                Some(s) if s != want => return None,
+                Some(_) => {}
+                None => session.stage = Some(want.clone()),
+            }
+        }
+        self.consensus
+            .settings()
+            .weights_for(session.stage.as_deref())
+            .ok()?;
+        if session.preferences.is_empty() {
+            if let Some(p) = &self.default_prefs {
+                session.preferences = p.clone();
+            }
+        }
+        Some(session)
+    }
+
+    /// The scoring of `session`'s turns (its header read) as they end.
+    fn turn_scoring(&self, session: &Session) -> record::TurnScoring {
+        record::TurnScoring::new(
+            Arc::clone(&self.scorer),
+            session,
+            self.limits.max_questions_per_message,
+        )
     }
 
     /// Scores, replays and stores one session into its group, or records
@@ -919,21 +1008,21 @@ impl Job {
                 TruncationKind::Message { bytes, kept },
             ));
         }
-        let mut score = self.scorer.score(&session);
-        // At most so many questions of one response are kept.
-        let max_questions = self.limits.max_questions_per_message;
-        let mut per_turn: BTreeMap<usize, usize> = BTreeMap::new();
-        for q in &score.questions {
-            *per_turn.entry(q.turn).or_default() += 1;
+        // The run id (a digest of the whole session when it has none)
+        // first; then each turn is replayed, scored and written (a log's
+        // as it was read), its text dropped.
+        session.run_id = Some(record::run_id(&session));
+        if !replayed {
+            streaming.scoring = Some(self.turn_scoring(&session));
+            for t in &mut session.turns {
+                streaming.turn(t);
+                t.events = Vec::new();
+            }
         }
-        if per_turn.values().any(|&n| n > max_questions) {
-            let mut seen: BTreeMap<usize, usize> = BTreeMap::new();
-            score.questions.retain(|q| {
-                let n = seen.entry(q.turn).or_default();
-                *n += 1;
-                *n <= max_questions
-            });
-            for (&turn, &found) in per_turn.iter().filter(|(_, n)| **n > max_questions) {
+        // At most so many questions of one response were kept.
+        let max_questions = self.limits.max_questions_per_message;
+        if let Some(scoring) = &streaming.scoring {
+            for &(turn, found) in &scoring.cut_questions {
                 tally.truncations.push(origin.truncation(
                     &session.agent,
                     turn,
@@ -944,26 +1033,19 @@ impl Job {
                 ));
             }
         }
-        if !replayed {
-            for t in &session.turns {
-                streaming.turn(t);
-            }
-        }
-        // The events are replayed: their outputs and parameters (most of
-        // what a log's session holds) go before the turns are written, the
-        // run id (a digest of the whole session when it has none) first.
-        session.run_id = Some(record::run_id(&session));
-        for t in &mut session.turns {
-            t.events = Vec::new();
-        }
         let guidance: Vec<String> = streaming.classifiers().to_vec();
-        let final_score = self.consensus.final_score(&score, weights);
-        if let Err(e) = record::write(streaming, &session, &score, weights, final_score) {
-            tally
-                .errors
-                .push(origin.error(SessionErrorKind::NotStored(e)));
-            return;
-        }
+        let consensus = &self.consensus;
+        let (score, scoring) = match record::write(streaming, &session, weights, |score| {
+            consensus.final_score(score, weights)
+        }) {
+            Ok(written) => written,
+            Err(e) => {
+                tally
+                    .errors
+                    .push(origin.error(SessionErrorKind::NotStored(e)));
+                return;
+            }
+        };
         tracing::debug!(
             spec = session.spec_id.as_deref().unwrap_or_default(),
             agent = %session.agent,
@@ -986,8 +1068,12 @@ impl Job {
             run_id: session.run_id.clone().unwrap_or_default().into_boxed_str(),
             file,
             line,
-            questions: EffortCounts::of(&score),
-            violations: report::violation_counts(&score).into_boxed_slice(),
+            questions: EffortCounts {
+                low: scoring.kept[0],
+                medium: scoring.kept[1],
+                high: scoring.kept[2],
+            },
+            violations: scoring.violated.into_boxed_slice(),
             rewards: Rewards::of(&score),
             guidance: guidance.into_boxed_slice(),
         };
@@ -1055,6 +1141,17 @@ impl Job {
             groups,
         }
     }
+}
+
+/// Opens the log of `format` at `file` (at most `limit` bytes of an
+/// OpenHands V1 conversation's event files, which are read as one log).
+fn open_log(file: &Path, format: Format, limit: usize) -> std::io::Result<Box<dyn std::io::Read>> {
+    // An OpenHands V1 conversation: its folder's event files, one log.
+    if format == Format::OpenHandsV1 && crate::import::is_event_file(file) {
+        return crate::import::conversation_events(file, limit)
+            .map(|b| Box::new(std::io::Cursor::new(b)) as Box<dyn std::io::Read>);
+    }
+    std::fs::File::open(file).map(|f| Box::new(f) as Box<dyn std::io::Read>)
 }
 
 /// The keys of tact's own sessions: a file no log format claims is read

@@ -1,10 +1,13 @@
 //! One session's way into the store: its run id, the replay of its events
-//! through the guidance classifiers (the trajectory a host saw), and its
-//! rows written in pieces as it is replayed ([`Streaming`]), then its
-//! turns and score ([`write`]).
+//! through the guidance classifiers (the trajectory a host saw), the
+//! scoring of each turn as it ends ([`TurnScoring`]), and its rows
+//! written in pieces as it is replayed and scored ([`Streaming`]), then
+//! its key and score ([`write`]).
+
+use std::sync::Arc;
 
 use tact_consensus::Weights;
-use tact_scoring::{Session, SessionScore};
+use tact_scoring::{PerTurn, Preference, Scorer, Session, SessionScore, TurnScore, Violation};
 use tact_trajectory_store::{
     GuidanceFireRecord, QuestionRecord, ScoreRecord, SessionRecord, SessionWriter, Severity, Store,
     ToolCallRecord, TurnRecord, ViolationRecord,
@@ -158,9 +161,10 @@ impl Replayer {
 /// transaction ([`SessionWriter`], the job's store lent to it): each
 /// turn replayed as it comes (a log's as the import reads it, its
 /// response cut to the limit first and its events dropped after), its
-/// calls and fires written at once; then [`write`] adds the turns with
-/// their questions and violations and the score. Nothing per call is
-/// kept to the end.
+/// calls and fires written at once, then scored ([`TurnScoring`]) and
+/// its record written with its questions and violations, its text
+/// dropped; then [`write`] adds the key and score. Nothing per turn is
+/// kept to the end but counts.
 pub(crate) struct Streaming {
     writer: SessionWriter<Store>,
     replayer: Replayer,
@@ -172,6 +176,141 @@ pub(crate) struct Streaming {
     pub(crate) cut: Vec<(usize, (usize, usize))>,
     /// The first write that failed: the session is then not stored.
     pub(crate) error: Option<tact_trajectory_store::Error>,
+    /// Each turn scored as it ends, when the session is to be stored.
+    pub(crate) scoring: Option<TurnScoring>,
+}
+
+/// A session's turns scored as they end ([`PerTurn`]): each turn's record
+/// (its prompt, response, questions and violations) built at once and
+/// held until the next turn ends, which is when it is written (the
+/// session's own violation, known at its end, goes to its last turn).
+/// What is kept of a turn past that: the counts of the report's row.
+pub(crate) struct TurnScoring {
+    scorer: Arc<Scorer>,
+    per_turn: PerTurn,
+    max_questions: usize,
+    held: Option<TurnRecord>,
+    /// Questions stored: low, medium, high.
+    pub(crate) kept: [u32; 3],
+    /// The violated preferences with their counts, in order of first
+    /// violation.
+    pub(crate) violated: Vec<(Preference, usize)>,
+    /// Turns with more questions than the limit: (turn, questions found).
+    pub(crate) cut_questions: Vec<(usize, usize)>,
+    /// A question was classified against another context than the
+    /// session's (a log's title read after it): the scores are not those
+    /// of the session read whole.
+    pub(crate) stale_context: bool,
+    /// The context was given, not read from the log.
+    fixed_context: bool,
+}
+
+impl TurnScoring {
+    /// Scoring of the session `header` (its turns are not read) by
+    /// `scorer`, at most `max_questions` of a response stored.
+    pub(crate) fn new(scorer: Arc<Scorer>, header: &Session, max_questions: usize) -> Self {
+        TurnScoring {
+            per_turn: scorer.per_turn(header),
+            scorer,
+            max_questions,
+            held: None,
+            kept: [0; 3],
+            violated: Vec::new(),
+            cut_questions: Vec::new(),
+            stale_context: false,
+            fixed_context: header.context.is_some(),
+        }
+    }
+
+    /// The log's title as read so far, the context of the questions of
+    /// the turns from now on (unless it was given).
+    fn title(&mut self, title: Option<&str>) {
+        if self.fixed_context || title.is_none() || self.per_turn.context() == title {
+            return;
+        }
+        self.stale_context |= self.per_turn.set_context(title.map(str::to_owned));
+    }
+
+    /// Scores turn `t` (its text then dropped): the record of the turn
+    /// before, if any, to write.
+    fn turn(&mut self, t: &mut tact_scoring::Turn) -> Option<TurnRecord> {
+        let TurnScore {
+            turn: index,
+            mut questions,
+            violations,
+            ..
+        } = self.per_turn.turn(&self.scorer, t);
+        if questions.len() > self.max_questions {
+            self.cut_questions.push((index, questions.len()));
+            questions.truncate(self.max_questions);
+        }
+        let mut record = TurnRecord {
+            number: u32_of(index),
+            prompt: std::mem::take(&mut t.prompt),
+            response: std::mem::take(&mut t.response),
+            ..TurnRecord::default()
+        };
+        t.questions = None;
+        for q in questions {
+            let n = &mut self.kept[match q.effort {
+                tact_types::EffortLevel::Low => 0,
+                tact_types::EffortLevel::Medium => 1,
+                _ => 2,
+            }];
+            *n = n.saturating_add(1);
+            record.questions.push(QuestionRecord {
+                text: q.text,
+                effort: q.effort,
+                // A host-supplied effort is taken as certain.
+                confidence: q.confidence.unwrap_or(1.0),
+                reasons: q.reasons,
+            });
+        }
+        self.violations(&mut record, violations);
+        self.held.replace(record)
+    }
+
+    /// Adds `violations` to `record`, counted.
+    fn violations(&mut self, record: &mut TurnRecord, violations: Vec<Violation>) {
+        for v in violations {
+            match self.violated.iter_mut().find(|(p, _)| *p == v.preference) {
+                Some((_, n)) => *n += 1,
+                None => self.violated.push((v.preference, 1)),
+            }
+            record.violations.push(violation_record(v));
+        }
+    }
+
+    /// The session's score once its last turn is scored, and its last
+    /// turn's record with the session's own violations (none for a
+    /// session without turns: they are counted, not stored).
+    fn finish(&mut self) -> (SessionScore, Option<TurnRecord>) {
+        let mut score = self.per_turn.score(&self.scorer);
+        let own = std::mem::take(&mut score.violations);
+        let mut last = self.held.take().unwrap_or_default();
+        self.violations(&mut last, own);
+        if self.per_turn.turns() == 0 {
+            if !last.violations.is_empty() {
+                tracing::debug!("violations of a session without turns not stored");
+            }
+            return (score, None);
+        }
+        (score, Some(last))
+    }
+}
+
+/// A violation as the store keeps it.
+fn violation_record(v: Violation) -> ViolationRecord {
+    ViolationRecord {
+        preference: v.preference.as_str().to_owned(),
+        expected: v.expected,
+        actual: v.actual,
+        severity: match v.severity {
+            tact_scoring::Severity::Minor => Severity::Low,
+            tact_scoring::Severity::Major => Severity::High,
+        },
+        span: v.span.as_ref().map(|s| (u32_of(s.start), u32_of(s.end))),
+    }
 }
 
 impl Streaming {
@@ -188,14 +327,21 @@ impl Streaming {
             in_turn: false,
             cut: Vec::new(),
             error: None,
+            scoring: None,
         }
     }
 
     /// A log's turn as the import gives it: a part of its events (its
     /// prompt replayed before the first), or its end (the rest, and its
     /// response cut to the limit, redacted whole first); replayed,
-    /// written, its events dropped.
-    pub(crate) fn log_turn(&mut self, t: &mut tact_scoring::Turn, part: TurnPart) {
+    /// written, its events dropped; at its end scored, against the log's
+    /// `title` as read so far, and its text dropped.
+    pub(crate) fn log_turn(
+        &mut self,
+        t: &mut tact_scoring::Turn,
+        part: TurnPart,
+        title: Option<&str>,
+    ) {
         if !self.in_turn {
             self.replayer.prompt(t);
             self.in_turn = true;
@@ -209,14 +355,38 @@ impl Streaming {
             self.turns += 1;
             self.replayer.response(t);
             self.in_turn = false;
+            self.write_replayed();
+            if let Some(scoring) = &mut self.scoring {
+                scoring.title(title);
+            }
+            self.score(t);
+            return;
         }
         self.write_replayed();
     }
 
-    /// A turn replayed and its calls and fires written.
-    pub(crate) fn turn(&mut self, t: &tact_scoring::Turn) {
+    /// A turn replayed, its calls and fires written, then scored and its
+    /// text dropped.
+    pub(crate) fn turn(&mut self, t: &mut tact_scoring::Turn) {
         self.replayer.turn(t);
         self.write_replayed();
+        self.score(t);
+    }
+
+    /// Scores turn `t` (when the session is scored), its text then
+    /// dropped, and writes the turn before it.
+    fn score(&mut self, t: &mut tact_scoring::Turn) {
+        let Some(scoring) = &mut self.scoring else {
+            return;
+        };
+        let Some(record) = scoring.turn(t) else {
+            return;
+        };
+        if self.error.is_none() {
+            if let Err(e) = self.writer.turn(&record) {
+                self.error = Some(e);
+            }
+        }
     }
 
     fn write_replayed(&mut self) {
@@ -250,77 +420,30 @@ impl Streaming {
     }
 }
 
-/// Writes a scored, replayed session: its turns one at a time with their
-/// questions and violations, then its key and score ([`Streaming`] wrote
-/// its calls and fires), and commits. The trajectory's id.
+/// Writes a scored, replayed session's last turn (with the session's own
+/// violations) and its key and score ([`Streaming`] wrote its calls,
+/// fires and other turns), and commits: the session's score (its
+/// rewards; the evidence went with the turns) and its scoring's counts.
 pub(crate) fn write(
     streaming: &mut Streaming,
     session: &Session,
-    score: &SessionScore,
     weights: Weights,
-    final_score: Option<f64>,
-) -> Result<i64, tact_trajectory_store::Error> {
+    final_score: impl FnOnce(&SessionScore) -> Option<f64>,
+) -> Result<(SessionScore, TurnScoring), tact_trajectory_store::Error> {
+    let Some(mut scoring) = streaming.scoring.take() else {
+        return Err(tact_trajectory_store::Error::Session(
+            "the session was not scored".into(),
+        ));
+    };
+    let (score, last) = scoring.finish();
     if let Some(e) = streaming.error.take() {
         return Err(e);
     }
     let writer = &mut streaming.writer;
-    // The questions and violations by turn, in the score's order within one.
-    let mut questions: Vec<(usize, usize)> = score
-        .questions
-        .iter()
-        .enumerate()
-        .map(|(i, q)| (q.turn, i))
-        .collect();
-    questions.sort_by_key(|&(turn, _)| turn);
-    let last = session.turns.len().saturating_sub(1);
-    let mut violations: Vec<(usize, usize)> = score
-        .violations
-        .iter()
-        .enumerate()
-        // Session-level violations with no turn go to the last turn.
-        .map(|(i, v)| (v.turn.unwrap_or(last), i))
-        .collect();
-    violations.sort_by_key(|&(turn, _)| turn);
-    let (mut q, mut v) = (questions.iter().peekable(), violations.iter().peekable());
-    for (i, t) in session.turns.iter().enumerate() {
-        let mut turn = TurnRecord {
-            number: u32_of(i),
-            prompt: t.prompt.clone(),
-            response: t.response.clone(),
-            ..TurnRecord::default()
-        };
-        while let Some(&(_, k)) = q.next_if(|&&(turn, _)| turn <= i) {
-            let Some(q) = score.questions.get(k).filter(|q| q.turn == i) else {
-                continue;
-            };
-            turn.questions.push(QuestionRecord {
-                text: q.text.clone(),
-                effort: q.effort,
-                // A host-supplied effort is taken as certain.
-                confidence: q.confidence.unwrap_or(1.0),
-                reasons: q.reasons.clone(),
-            });
-        }
-        while let Some(&(at, k)) = v.next_if(|&&(turn, _)| turn <= i) {
-            let Some(v) = score.violations.get(k).filter(|_| at == i) else {
-                continue;
-            };
-            turn.violations.push(ViolationRecord {
-                preference: v.preference.as_str().to_owned(),
-                expected: v.expected.clone(),
-                actual: v.actual.clone(),
-                severity: match v.severity {
-                    tact_scoring::Severity::Minor => Severity::Low,
-                    tact_scoring::Severity::Major => Severity::High,
-                },
-                span: v.span.as_ref().map(|s| (u32_of(s.start), u32_of(s.end))),
-            });
-        }
-        writer.turn(&turn)?;
+    if let Some(last) = last {
+        writer.turn(&last)?;
     }
-    if v.peek().is_some() {
-        tracing::debug!("violations of a session without turns not stored");
-    }
+    let final_score = final_score(&score);
     writer.finish(&SessionRecord {
         spec_id: session.spec_id.clone().unwrap_or_default(),
         stage: session.stage.clone(),
@@ -338,7 +461,8 @@ pub(crate) fn write(
             final_score,
         }),
         ..SessionRecord::default()
-    })
+    })?;
+    Ok((score, scoring))
 }
 
 /// Cuts a response beyond `max` bytes to it (on a character boundary),

@@ -246,18 +246,6 @@ impl fmt::Display for EffortCounts {
     }
 }
 
-/// Violated preferences with their counts, in order of first violation.
-pub(crate) fn violation_counts(score: &SessionScore) -> Vec<(Preference, usize)> {
-    let mut counts: Vec<(Preference, usize)> = Vec::new();
-    for v in &score.violations {
-        match counts.iter_mut().find(|(p, _)| *p == v.preference) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((v.preference, 1)),
-        }
-    }
-    counts
-}
-
 /// A session's rewards under the job's profile (what
 /// `tact_scoring::SessionScore` holds besides the evidence behind them).
 #[derive(Debug, Clone, Copy, PartialEq)]
