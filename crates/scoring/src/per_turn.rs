@@ -11,7 +11,7 @@ use crate::running::{Head, Tally, count_question};
 use crate::scorer::{
     Scope, Scorer, SessionQuestion, SessionScore, answer_more_violation, asking_turn_violation,
 };
-use crate::session::{Session, Turn};
+use crate::session::{Session, TaskOutcome, Turn};
 use crate::violation::Violation;
 
 /// A session scored turn by turn, each turn once and then forgotten but
@@ -106,6 +106,14 @@ impl PerTurn {
     /// Turns scored so far.
     pub fn turns(&self) -> usize {
         self.turns
+    }
+
+    /// Sets the session's outcome, when it is known only once its log is
+    /// read (a task's result recorded at its end): the score reads it,
+    /// the turns do not.
+    pub fn set_outcome(&mut self, outcome: TaskOutcome) {
+        self.header.outcome = outcome;
+        self.head = Head::of(&self.header);
     }
 
     /// The context questions are classified against (the session's).

@@ -841,7 +841,13 @@ impl Job {
         // first; then each turn is replayed, scored and written (a log's
         // as it was read), its text dropped.
         session.run_id = Some(record::run_id(&session));
-        if !replayed {
+        if replayed {
+            // Scored as it was read, from a header without the log: the
+            // outcome the log records (a task's result) is known now.
+            if let Some(scoring) = streaming.scoring.as_mut() {
+                scoring.set_outcome(session.outcome);
+            }
+        } else {
             streaming.scoring = Some(self.turn_scoring(&session));
             for t in &mut session.turns {
                 streaming.turn(t);

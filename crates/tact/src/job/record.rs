@@ -281,6 +281,11 @@ impl TurnScoring {
         }
     }
 
+    /// Sets the session's outcome, known once its log is read.
+    pub(crate) fn set_outcome(&mut self, outcome: tact_scoring::TaskOutcome) {
+        self.per_turn.set_outcome(outcome);
+    }
+
     /// The session's score once its last turn is scored, and its last
     /// turn's record with the session's own violations (none for a
     /// session without turns: they are counted, not stored).

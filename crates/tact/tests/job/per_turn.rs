@@ -47,6 +47,21 @@ fn read_whole(file: &Path, line: usize) -> Session {
         Format::detect(file, &head)
     };
     match format {
+        // A file of many sessions: its `line`th read whole.
+        Some(format) if tact::import::holds_sessions(format, &head) => {
+            let reader = std::io::BufReader::new(std::fs::File::open(file).unwrap());
+            let source = file.display().to_string();
+            let log = tact::import::SessionLines::new(reader, &source, MAX_RECORD_BYTES)
+                .map(Result::unwrap)
+                .find(|l| l.line == line)
+                .unwrap()
+                .import(format, &source, MAX_RECORD_BYTES)
+                .unwrap();
+            let defaults = ImportDefaults::sidecar_of(file)
+                .unwrap()
+                .unwrap_or_default();
+            log.into_session(file, &defaults)
+        }
         Some(format) => {
             let reader = std::io::BufReader::new(std::fs::File::open(file).unwrap());
             let log = import_reader(
