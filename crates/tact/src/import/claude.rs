@@ -51,9 +51,16 @@ pub(crate) struct State {
     asks: HashSet<String>,
     /// Digests of what was read, to skip a resumed session's replay:
     /// record ids, assistant blocks (by message id and content), tool call
-    /// ids and the ids of answered calls.
+    /// ids and the ids of answered calls; the first [`MAX_SEEN`] only.
     seen: HashSet<u64>,
 }
+
+/// How many digests [`State::seen`] keeps (at most about 2.4 MB): a
+/// replay repeats a file's earliest records, the session it resumes, so
+/// the first ones are kept and memory stays flat however long the log
+/// grows. A log of more (some 30,000 records) is deduplicated over its
+/// first part only.
+const MAX_SEEN: usize = 1 << 17;
 
 /// A stable digest of a record's key: its kind and the key's parts.
 fn digest(kind: u8, parts: &[&str]) -> u64 {
@@ -70,6 +77,22 @@ const CALL: u8 = 2;
 const RESULT: u8 = 3;
 
 impl State {
+    /// Whether `key` is read for the first time (kept, while fewer than
+    /// [`MAX_SEEN`] are).
+    fn first_time(&mut self, key: u64) -> bool {
+        self.first_time_within(key, MAX_SEEN)
+    }
+
+    fn first_time_within(&mut self, key: u64, cap: usize) -> bool {
+        if self.seen.contains(&key) {
+            return false;
+        }
+        if self.seen.len() < cap {
+            self.seen.insert(key);
+        }
+        true
+    }
+
     pub(crate) fn record(&mut self, v: &Value, sink: &mut Sink) {
         let ty = str_at(v, "type").unwrap_or("");
         if !matches!(ty, "user" | "assistant" | "system" | "summary") {
@@ -92,7 +115,7 @@ impl State {
         }
         sink.meta.time(str_at(v, "timestamp"));
         if let Some(uuid) = str_at(v, "uuid") {
-            if !self.seen.insert(digest(RECORD, &[uuid])) {
+            if !self.first_time(digest(RECORD, &[uuid])) {
                 sink.meta.skipped += 1;
                 return;
             }
@@ -128,7 +151,7 @@ impl State {
                     match str_at(b, "type") {
                         Some("tool_result") => {
                             let id = str_at(b, "tool_use_id").unwrap_or("");
-                            if !id.is_empty() && !self.seen.insert(digest(RESULT, &[id])) {
+                            if !id.is_empty() && !self.first_time(digest(RESULT, &[id])) {
                                 // A replayed result of a call answered before.
                                 sink.meta.skipped += 1;
                                 continue;
@@ -173,7 +196,7 @@ impl State {
             // session writes the earlier pieces again, with new uuids).
             if let Some(group) = group {
                 let content = serde_json::to_string(b).unwrap_or_default();
-                if !self.seen.insert(digest(BLOCK, &[group, &content])) {
+                if !self.first_time(digest(BLOCK, &[group, &content])) {
                     sink.meta.skipped += 1;
                     continue;
                 }
@@ -182,7 +205,7 @@ impl State {
                 Some("text") => sink.asm.assistant(str_at(b, "text").unwrap_or("")),
                 Some("tool_use") => {
                     let id = str_at(b, "id");
-                    if id.is_some_and(|id| !self.seen.insert(digest(CALL, &[id]))) {
+                    if id.is_some_and(|id| !self.first_time(digest(CALL, &[id]))) {
                         sink.meta.skipped += 1;
                         continue;
                     }
@@ -254,5 +277,17 @@ mod tests {
             "{said:?}"
         );
         assert_eq!(log.turns[0], once.turns[0]);
+    }
+
+    /// The digests kept stop at the cap, so memory stays flat however long
+    /// a log grows: the first ones still tell a replay, later ones are read.
+    #[test]
+    fn the_digests_kept_stop_at_the_cap() {
+        let mut state = super::State::default();
+        assert!((0..100).all(|k| state.first_time_within(k, 64)));
+        assert_eq!(state.seen.len(), 64);
+        assert!(!state.first_time_within(3, 64));
+        assert!(state.first_time_within(90, 64));
+        assert_eq!(state.seen.len(), 64);
     }
 }
