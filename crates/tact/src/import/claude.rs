@@ -84,13 +84,12 @@ impl State {
     }
 
     fn first_time_within(&mut self, key: u64, cap: usize) -> bool {
-        if self.seen.contains(&key) {
-            return false;
-        }
+        // One hash a record: inserted while there is room, else looked up.
         if self.seen.len() < cap {
-            self.seen.insert(key);
+            self.seen.insert(key)
+        } else {
+            !self.seen.contains(&key)
         }
-        true
     }
 
     pub(crate) fn record(&mut self, v: &Value, sink: &mut Sink) {
